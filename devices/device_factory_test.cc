@@ -1,4 +1,4 @@
-#include "devices/device_factory.h"
+#include "common/device/device_factory.h"
 
 #include <memory>
 #include <set>

@@ -1,4 +1,4 @@
-#include "devices/device_mgr.h"
+#include "common/device/device_mgr.h"
 
 #include <memory>
 #include <string>
@@ -7,7 +7,7 @@
 
 #include "absl/status/status.h"
 #include "devices/cpu/cpu_device.h"
-#include "devices/device_factory.h"
+#include "common/device/device_factory.h"
 #include "gtest/gtest.h"
 #include "protos/config.pb.h"
 

@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/framework/status.h"
 #include "devices/cpu/cpu_device.h"
-#include "devices/device_factory.h"
+#include "common/device/device_factory.h"
 
 namespace tributary {
 namespace {

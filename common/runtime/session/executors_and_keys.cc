@@ -7,7 +7,7 @@
 #include "common/framework/status.h"
 #include "common/graph/graph_def_import.h"
 #include "common/op/op_registry.h"
-#include "devices/device_mgr.h"
+#include "common/device/device_mgr.h"
 
 namespace tributary {
 

@@ -13,7 +13,7 @@
 #include "common/runtime/rendezvous/intra_process_rendezvous.h"
 #include "common/runtime/rendezvous/rendezvous.h"
 #include "common/runtime/session/executor_barrier.h"
-#include "devices/device_factory.h"
+#include "common/device/device_factory.h"
 
 namespace tributary {
 namespace {

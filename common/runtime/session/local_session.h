@@ -55,7 +55,7 @@
 #include "common/runtime/session/graph_execution_state.h"
 #include "common/runtime/session/inter_op_thread_pool.h"
 #include "common/runtime/session/session.h"
-#include "devices/device_mgr.h"
+#include "common/device/device_mgr.h"
 #include "protos/config.pb.h"
 
 namespace tributary {

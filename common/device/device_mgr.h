@@ -1,5 +1,5 @@
-#ifndef TRIBUTARY_DEVICES_DEVICE_MGR_H_
-#define TRIBUTARY_DEVICES_DEVICE_MGR_H_
+#ifndef TRIBUTARY_COMMON_DEVICE_DEVICE_MGR_H_
+#define TRIBUTARY_COMMON_DEVICE_DEVICE_MGR_H_
 
 #include <cstdint>
 #include <memory>
@@ -78,4 +78,4 @@ class DeviceMgr {
 
 }  // namespace tributary
 
-#endif  // TRIBUTARY_DEVICES_DEVICE_MGR_H_
+#endif  // TRIBUTARY_COMMON_DEVICE_DEVICE_MGR_H_

@@ -1,4 +1,4 @@
-#include "devices/device_mgr.h"
+#include "common/device/device_mgr.h"
 
 #include <utility>
 

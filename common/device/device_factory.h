@@ -1,5 +1,5 @@
-#ifndef TRIBUTARY_DEVICES_DEVICE_FACTORY_H_
-#define TRIBUTARY_DEVICES_DEVICE_FACTORY_H_
+#ifndef TRIBUTARY_COMMON_DEVICE_DEVICE_FACTORY_H_
+#define TRIBUTARY_COMMON_DEVICE_DEVICE_FACTORY_H_
 
 // The device factory registry: one factory per device type ("CPU", later
 // "GPU"), registered at static-initialisation time, asked by a session or a
@@ -98,4 +98,4 @@ class Registrar {
   static ::tributary::dfactory::Registrar<device_factory>                 \
       trib_device_factory_registrar_##ctr(device_type, ##__VA_ARGS__)
 
-#endif  // TRIBUTARY_DEVICES_DEVICE_FACTORY_H_
+#endif  // TRIBUTARY_COMMON_DEVICE_DEVICE_FACTORY_H_
