@@ -16,7 +16,8 @@
 // Decoding: the slices of the received ByteBuffer are walked field by field;
 // tensor_content is copied once, directly from the network slices into a
 // buffer from `allocator` (a reusing allocator, so no fresh pages are
-// faulted in per transfer). TensorProtos using typed fields (float_val, ...,
+// faulted in per transfer); contents of 8 MiB and more are copied by 2-4
+// threads, since this copy cannot overlap the transfer. TensorProtos using typed fields (float_val, ...,
 // as TensorFlow's Python client may send) are parsed the ordinary way.
 // Malformed input is InvalidArgument naming what was wrong; it never
 // crashes.

@@ -1,0 +1,600 @@
+// NewGrpcRemoteWorker against NewGrpcWorkerService over a real gRPC server on
+// 127.0.0.1, serving a fake WorkerInterface: every method round-trips,
+// tensors travel both ways, and deadlines, cancellation and errors behave as
+// WorkerInterface promises.
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
+#include "common/distributed/call_options.h"
+#include "common/distributed/worker_interface.h"
+#include "common/framework/status.h"
+#include "common/framework/tensor.h"
+#include "common/framework/tensor_testutil.h"
+#include "common/rpc/grpc_channel.h"
+#include "common/rpc/grpc_remote_worker.h"
+#include "common/rpc/grpc_server.h"
+#include "common/rpc/grpc_worker_service.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "gtest/gtest.h"
+#include "protos/worker_service.grpc.pb.h"
+
+namespace tributary {
+namespace {
+
+constexpr char kTask[] = "/job:worker/replica:0/task:1";
+constexpr int64_t kBigBytes = 64 << 20;
+
+Tensor BigTensor() {
+  Tensor t(DT_FLOAT, TensorShape({kBigBytes / 4}));
+  auto flat = t.flat<float>();
+  for (int64_t i = 0; i < t.NumElements(); ++i) flat(i) = static_cast<float>(i);
+  return t;
+}
+
+// Waits for `status` from an async call, bounded.
+class Done {
+ public:
+  StatusCallback Callback() {
+    return [this](const absl::Status& s) {
+      status_ = s;
+      done_.Notify();
+    };
+  }
+  absl::Status Wait() {
+    if (!done_.WaitForNotificationWithTimeout(absl::Seconds(60))) {
+      return errors::Internal("test: the call never completed");
+    }
+    return status_;
+  }
+
+ private:
+  absl::Notification done_;
+  absl::Status status_;
+};
+
+// Answers every method from memory. Special names make it fail or block:
+// graph handle / rendezvous key "block" waits until the call is cancelled,
+// "error" fails with InvalidArgument naming a node.
+class FakeWorker : public WorkerInterface {
+ public:
+  absl::Notification blocked;    // a "block" call arrived
+  absl::Notification cancelled;  // ...and its CallOptions were cancelled
+
+  absl::Time last_deadline() {
+    absl::MutexLock l(&mu_);
+    return last_deadline_;
+  }
+  const Tensor& big() {
+    absl::MutexLock l(&mu_);
+    if (big_.NumElements() == 0) big_ = BigTensor();
+    return big_;
+  }
+
+  void GetStatusAsync(CallOptions* opts, const tensorflow::GetStatusRequest*,
+                      tensorflow::GetStatusResponse* response,
+                      StatusCallback done) override {
+    Record(opts);
+    auto* d = response->add_device_attributes();
+    d->set_name(std::string(kTask) + "/device:CPU:0");
+    d->set_device_type("CPU");
+    d->set_incarnation(42);
+    done(absl::OkStatus());
+  }
+  void CreateWorkerSessionAsync(
+      CallOptions* opts, const tensorflow::CreateWorkerSessionRequest* request,
+      tensorflow::CreateWorkerSessionResponse*, StatusCallback done) override {
+    Record(opts);
+    if (request->session_handle() == "fail") {
+      done(errors::AlreadyExists("session fail exists"));
+      return;
+    }
+    // Answer from another thread, as a real worker may.
+    std::thread([done] { done(absl::OkStatus()); }).detach();
+  }
+  void DeleteWorkerSessionAsync(CallOptions* opts,
+                                const tensorflow::DeleteWorkerSessionRequest*,
+                                tensorflow::DeleteWorkerSessionResponse*,
+                                StatusCallback done) override {
+    Record(opts);
+    done(absl::OkStatus());
+  }
+  void RegisterGraphAsync(CallOptions* opts,
+                          const tensorflow::RegisterGraphRequest* request,
+                          tensorflow::RegisterGraphResponse* response,
+                          StatusCallback done) override {
+    Record(opts);
+    response->set_graph_handle(absl::StrCat(
+        "graph:", request->session_handle(), ":",
+        request->graph_def().node_size()));
+    done(absl::OkStatus());
+  }
+  void DeregisterGraphAsync(CallOptions* opts,
+                            const tensorflow::DeregisterGraphRequest* request,
+                            tensorflow::DeregisterGraphResponse*,
+                            StatusCallback done) override {
+    Record(opts);
+    done(request->graph_handle().empty()
+             ? errors::NotFound("no graph handle")
+             : absl::OkStatus());
+  }
+  void RunGraphAsync(CallOptions* opts, const RunGraphRequestMsg* request,
+                     RunGraphResponseMsg* response,
+                     StatusCallback done) override {
+    Record(opts);
+    if (request->proto.graph_handle() == "block") return Block(opts, done);
+    if (request->proto.graph_handle() == "error") {
+      done(errors::InvalidArgument("node 'x' failed: bad input"));
+      return;
+    }
+    // Echo each recv_key from the feed of the same name.
+    for (const std::string& key : request->proto.recv_key()) {
+      for (const auto& [name, tensor] : request->send) {
+        if (name == key) response->recv.emplace_back(key, tensor);
+      }
+    }
+    response->proto.mutable_step_stats()->add_dev_stats()->set_device(
+        absl::StrCat("step ", request->proto.step_id()));
+    done(absl::OkStatus());
+  }
+  void CleanupGraphAsync(CallOptions* opts,
+                         const tensorflow::CleanupGraphRequest*,
+                         tensorflow::CleanupGraphResponse*,
+                         StatusCallback done) override {
+    Record(opts);
+    done(absl::OkStatus());
+  }
+  void CleanupAllAsync(CallOptions* opts, const tensorflow::CleanupAllRequest*,
+                       tensorflow::CleanupAllResponse*,
+                       StatusCallback done) override {
+    Record(opts);
+    done(absl::OkStatus());
+  }
+  void RecvTensorAsync(CallOptions* opts,
+                       const tensorflow::RecvTensorRequest* request,
+                       TensorResponse* response, StatusCallback done) override {
+    Record(opts);
+    const std::string& key = request->rendezvous_key();
+    if (key == "block") return Block(opts, done);
+    if (key == "big") {
+      response->tensor = big();
+    } else if (key == "dead") {
+      response->is_dead = true;
+    } else if (key == "stale") {
+      done(errors::Aborted("stale incarnation"));
+      return;
+    } else {
+      response->tensor = test::AsTensor<int64_t>({request->step_id(), 7});
+    }
+    response->send_start_micros = 1234;
+    done(absl::OkStatus());
+  }
+  void LoggingAsync(CallOptions* opts, const tensorflow::LoggingRequest* request,
+                    tensorflow::LoggingResponse* response,
+                    StatusCallback done) override {
+    Record(opts);
+    for (int64_t id : request->fetch_step_id()) {
+      response->add_step()->set_step_id(id);
+    }
+    done(absl::OkStatus());
+  }
+  void TracingAsync(CallOptions* opts, const tensorflow::TracingRequest*,
+                    tensorflow::TracingResponse*,
+                    StatusCallback done) override {
+    Record(opts);
+    done(absl::OkStatus());
+  }
+
+ private:
+  void Record(CallOptions* opts) {
+    absl::MutexLock l(&mu_);
+    last_deadline_ = opts->deadline();
+  }
+  // Completes only when the call's options are cancelled.
+  void Block(CallOptions* opts, StatusCallback done) {
+    opts->SetCancelCallback([this, done] {
+      cancelled.Notify();
+      done(errors::Cancelled("fake worker: call cancelled"));
+    });
+    blocked.Notify();
+  }
+
+  absl::Mutex mu_;
+  absl::Time last_deadline_ ABSL_GUARDED_BY(mu_);
+  Tensor big_ ABSL_GUARDED_BY(mu_);
+};
+
+// Keeps freed blocks for reuse, like the runtime's caching allocator, so a
+// repeated transfer does not fault in fresh pages.
+class ReusingAllocator : public Allocator {
+ public:
+  ~ReusingAllocator() override {
+    for (auto& [size, p] : free_) std::free(p);
+  }
+  std::string Name() override { return "test_reusing"; }
+  void* AllocateRaw(size_t alignment, size_t bytes) override {
+    absl::MutexLock l(&mu_);
+    auto it = free_.find(bytes);
+    void* p;
+    if (it != free_.end()) {
+      p = it->second;
+      free_.erase(it);
+    } else {
+      p = std::aligned_alloc(kAllocatorAlignment,
+                             (std::max<size_t>(bytes, 1) + 63) / 64 * 64);
+    }
+    sizes_[p] = bytes;
+    return p;
+  }
+  void DeallocateRaw(void* p) override {
+    if (p == nullptr) return;
+    absl::MutexLock l(&mu_);
+    free_.emplace(sizes_[p], p);
+    sizes_.erase(p);
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::multimap<size_t, void*> free_;
+  std::map<void*, size_t> sizes_;
+};
+
+class GrpcWorkerE2ETest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    service_ = NewGrpcWorkerService(&fake_, &server_allocator_);
+    absl::StatusOr<GrpcServerHandle> server =
+        StartGrpcServer("127.0.0.1:0", {service_.get()});
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = std::move(server->server);
+    address_ = server->address;
+    channel_ = NewGrpcChannel(address_);
+    worker_ = NewGrpcRemoteWorker(channel_, kTask, address_,
+                                  &client_allocator_);
+  }
+  void TearDown() override {
+    if (server_ != nullptr) {
+      server_->Shutdown(std::chrono::system_clock::now() +
+                        std::chrono::seconds(5));
+    }
+  }
+
+  std::string Annotation() const {
+    return absl::StrCat("(worker ", kTask, " at ", address_, ")");
+  }
+
+  FakeWorker fake_;
+  ReusingAllocator server_allocator_;
+  ReusingAllocator client_allocator_;
+  std::unique_ptr<grpc::Service> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::string address_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<WorkerInterface> worker_;
+};
+
+const absl::Duration kTimeout = absl::Seconds(30);
+
+TEST_F(GrpcWorkerE2ETest, TypedMethodsRoundTrip) {
+  tensorflow::GetStatusResponse status;
+  ASSERT_TRUE(
+      worker_->GetStatus(tensorflow::GetStatusRequest(), &status, kTimeout)
+          .ok());
+  ASSERT_EQ(status.device_attributes_size(), 1);
+  EXPECT_EQ(status.device_attributes(0).incarnation(), 42u);
+  // The client's deadline reached the worker.
+  EXPECT_NE(fake_.last_deadline(), absl::InfiniteFuture());
+
+  tensorflow::CreateWorkerSessionRequest create;
+  create.set_session_handle("s1");
+  tensorflow::CreateWorkerSessionResponse create_response;
+  EXPECT_TRUE(
+      worker_->CreateWorkerSession(create, &create_response, kTimeout).ok());
+
+  tensorflow::RegisterGraphRequest reg;
+  reg.set_session_handle("s1");
+  reg.mutable_graph_def()->add_node()->set_name("a");
+  reg.mutable_graph_def()->add_node()->set_name("b");
+  tensorflow::RegisterGraphResponse reg_response;
+  ASSERT_TRUE(worker_->RegisterGraph(reg, &reg_response, kTimeout).ok());
+  EXPECT_EQ(reg_response.graph_handle(), "graph:s1:2");
+
+  tensorflow::DeregisterGraphRequest dereg;
+  dereg.set_graph_handle(reg_response.graph_handle());
+  tensorflow::DeregisterGraphResponse dereg_response;
+  EXPECT_TRUE(worker_->DeregisterGraph(dereg, &dereg_response, kTimeout).ok());
+
+  tensorflow::CleanupGraphRequest cleanup;
+  cleanup.set_step_id(5);
+  tensorflow::CleanupGraphResponse cleanup_response;
+  EXPECT_TRUE(worker_->CleanupGraph(cleanup, &cleanup_response, kTimeout).ok());
+
+  tensorflow::CleanupAllResponse cleanup_all_response;
+  EXPECT_TRUE(worker_
+                  ->CleanupAll(tensorflow::CleanupAllRequest(),
+                               &cleanup_all_response, kTimeout)
+                  .ok());
+
+  tensorflow::LoggingRequest logging;
+  logging.add_fetch_step_id(11);
+  logging.add_fetch_step_id(12);
+  tensorflow::LoggingResponse logging_response;
+  ASSERT_TRUE(worker_->Logging(logging, &logging_response, kTimeout).ok());
+  ASSERT_EQ(logging_response.step_size(), 2);
+  EXPECT_EQ(logging_response.step(1).step_id(), 12);
+
+  tensorflow::TracingResponse tracing_response;
+  EXPECT_TRUE(worker_
+                  ->Tracing(tensorflow::TracingRequest(), &tracing_response,
+                            kTimeout)
+                  .ok());
+
+  tensorflow::DeleteWorkerSessionRequest del;
+  del.set_session_handle("s1");
+  tensorflow::DeleteWorkerSessionResponse del_response;
+  EXPECT_TRUE(worker_->DeleteWorkerSession(del, &del_response, kTimeout).ok());
+}
+
+TEST_F(GrpcWorkerE2ETest, RunGraphCarriesTensorsBothWays) {
+  RunGraphRequestMsg request;
+  request.proto.set_graph_handle("g");
+  request.proto.set_step_id(77);
+  request.send.emplace_back("x", test::AsTensor<float>({1, 2, 3, 4}, {2, 2}));
+  request.send.emplace_back("s", test::AsTensor<std::string>({"a", "bc"}));
+  request.send.emplace_back("big", BigTensor());
+  request.proto.add_recv_key("big");
+  request.proto.add_recv_key("s");
+  request.proto.add_recv_key("x");
+  RunGraphResponseMsg response;
+  absl::Status s = worker_->RunGraph(request, &response, kTimeout);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(response.recv.size(), 3u);
+  EXPECT_EQ(response.recv[0].first, "big");
+  EXPECT_TRUE(response.recv[0].second.tensor_data() ==
+              request.send[2].second.tensor_data());
+  EXPECT_EQ(response.recv[1].first, "s");
+  test::ExpectTensorEqual<std::string>(response.recv[1].second,
+                                       request.send[1].second);
+  EXPECT_EQ(response.recv[2].first, "x");
+  test::ExpectTensorEqual<float>(response.recv[2].second,
+                                 request.send[0].second);
+  ASSERT_EQ(response.proto.step_stats().dev_stats_size(), 1);
+  EXPECT_EQ(response.proto.step_stats().dev_stats(0).device(), "step 77");
+  EXPECT_EQ(response.proto.recv_size(), 0);
+}
+
+TEST_F(GrpcWorkerE2ETest, RecvTensorSmallDeadAndBig) {
+  tensorflow::RecvTensorRequest request;
+  request.set_step_id(99);
+  request.set_rendezvous_key("small");
+  TensorResponse response;
+  ASSERT_TRUE(worker_->RecvTensor(request, &response, kTimeout).ok());
+  test::ExpectTensorEqual<int64_t>(response.tensor,
+                                   test::AsTensor<int64_t>({99, 7}));
+  EXPECT_FALSE(response.is_dead);
+  EXPECT_EQ(response.send_start_micros, 1234);
+
+  request.set_rendezvous_key("dead");
+  TensorResponse dead;
+  ASSERT_TRUE(worker_->RecvTensor(request, &dead, kTimeout).ok());
+  EXPECT_TRUE(dead.is_dead);
+
+  request.set_rendezvous_key("big");
+  TensorResponse big;
+  ASSERT_TRUE(worker_->RecvTensor(request, &big, kTimeout).ok());
+  EXPECT_TRUE(big.tensor.tensor_data() == fake_.big().tensor_data());
+}
+
+TEST_F(GrpcWorkerE2ETest, RecvTensorThroughput) {
+  // Informational (no timing assert): 64 MiB transfers, buffers reused.
+  tensorflow::RecvTensorRequest request;
+  request.set_rendezvous_key("big");
+  fake_.big();
+  for (int round = 0; round < 2; ++round) {
+    const int n = 8;
+    const absl::Time start = absl::Now();
+    for (int i = 0; i < n; ++i) {
+      TensorResponse response;
+      ASSERT_TRUE(worker_->RecvTensor(request, &response, kTimeout).ok());
+    }
+    const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
+    std::cout << "RecvTensor 64 MiB x " << n << ": "
+              << n * kBigBytes / seconds / 1e6 << " MB/s" << std::endl;
+  }
+}
+
+TEST_F(GrpcWorkerE2ETest, ErrorsKeepTheirCodeAndNameTheTask) {
+  tensorflow::CreateWorkerSessionRequest create;
+  create.set_session_handle("fail");
+  tensorflow::CreateWorkerSessionResponse create_response;
+  absl::Status s = worker_->CreateWorkerSession(create, &create_response,
+                                                kTimeout);
+  EXPECT_EQ(s.code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(s.message(), "session fail exists " + Annotation());
+
+  RunGraphRequestMsg request;
+  request.proto.set_graph_handle("error");
+  RunGraphResponseMsg response;
+  s = worker_->RunGraph(request, &response, kTimeout);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("node 'x' failed"), std::string::npos) << s;
+  EXPECT_NE(s.message().find(Annotation()), std::string::npos) << s;
+
+  tensorflow::RecvTensorRequest recv;
+  recv.set_rendezvous_key("stale");
+  TensorResponse tensor;
+  s = worker_->RecvTensor(recv, &tensor, kTimeout);
+  EXPECT_EQ(s.code(), absl::StatusCode::kAborted);
+}
+
+TEST_F(GrpcWorkerE2ETest, DeadlineExceededCancelsTheServerSide) {
+  RunGraphRequestMsg request;
+  request.proto.set_graph_handle("block");
+  RunGraphResponseMsg response;
+  absl::Status s =
+      worker_->RunGraph(request, &response, absl::Milliseconds(300));
+  EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
+  EXPECT_NE(s.message().find(Annotation()), std::string::npos) << s;
+  // gRPC cancels the server side at the deadline; the worker's options saw
+  // the deadline and then the cancellation.
+  EXPECT_TRUE(fake_.cancelled.WaitForNotificationWithTimeout(kTimeout));
+  EXPECT_NE(fake_.last_deadline(), absl::InfiniteFuture());
+}
+
+TEST_F(GrpcWorkerE2ETest, ClientCancelReachesTheWorker) {
+  CallOptions opts;
+  RunGraphRequestMsg request;
+  request.proto.set_graph_handle("block");
+  RunGraphResponseMsg response;
+  Done done;
+  worker_->RunGraphAsync(&opts, &request, &response, done.Callback());
+  ASSERT_TRUE(fake_.blocked.WaitForNotificationWithTimeout(kTimeout));
+  opts.StartCancel();
+  absl::Status s = done.Wait();
+  EXPECT_EQ(s.code(), absl::StatusCode::kCancelled) << s;
+  EXPECT_TRUE(fake_.cancelled.WaitForNotificationWithTimeout(kTimeout));
+}
+
+TEST_F(GrpcWorkerE2ETest, RecvTensorCancel) {
+  CallOptions opts;
+  tensorflow::RecvTensorRequest request;
+  request.set_rendezvous_key("block");
+  TensorResponse response;
+  Done done;
+  worker_->RecvTensorAsync(&opts, &request, &response, done.Callback());
+  ASSERT_TRUE(fake_.blocked.WaitForNotificationWithTimeout(kTimeout));
+  opts.StartCancel();
+  EXPECT_EQ(done.Wait().code(), absl::StatusCode::kCancelled);
+  EXPECT_TRUE(fake_.cancelled.WaitForNotificationWithTimeout(kTimeout));
+}
+
+TEST_F(GrpcWorkerE2ETest, CancelledBeforeTheCallStarts) {
+  CallOptions opts;
+  opts.StartCancel();
+  tensorflow::GetStatusRequest request;
+  tensorflow::GetStatusResponse response;
+  Done done;
+  worker_->GetStatusAsync(&opts, &request, &response, done.Callback());
+  EXPECT_EQ(done.Wait().code(), absl::StatusCode::kCancelled);
+}
+
+TEST_F(GrpcWorkerE2ETest, CallOutlivesTheRemoteWorkerObject) {
+  CallOptions opts;
+  RunGraphRequestMsg request;
+  request.proto.set_graph_handle("block");
+  RunGraphResponseMsg response;
+  Done done;
+  worker_->RunGraphAsync(&opts, &request, &response, done.Callback());
+  ASSERT_TRUE(fake_.blocked.WaitForNotificationWithTimeout(kTimeout));
+  worker_.reset();
+  opts.StartCancel();
+  absl::Status s = done.Wait();
+  EXPECT_EQ(s.code(), absl::StatusCode::kCancelled);
+  EXPECT_NE(s.message().find(Annotation()), std::string::npos) << s;
+}
+
+TEST_F(GrpcWorkerE2ETest, UnsupportedMethodsSaySo) {
+  auto stub = tensorflow::WorkerService::NewStub(channel_);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(30));
+  tensorflow::RecvBufRequest request;
+  tensorflow::RecvBufResponse response;
+  grpc::Status s = stub->RecvBuf(&context, request, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_NE(s.error_message().find(
+                "Tributary does not support WorkerService.RecvBuf"),
+            std::string::npos)
+      << s.error_message();
+
+  grpc::ClientContext context2;
+  tensorflow::CompleteGroupRequest group;
+  tensorflow::CompleteGroupResponse group_response;
+  s = stub->CompleteGroup(&context2, group, &group_response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+}
+
+TEST_F(GrpcWorkerE2ETest, MalformedRequestIsInvalidArgument) {
+  // Garbage bytes to the tensor-coded method; the service must not crash.
+  grpc::GenericStub stub(channel_);
+  const std::string garbage = "\x1a\xff\xff\xff\x0f";
+  grpc::Slice slice(garbage.data(), garbage.size());
+  grpc::ByteBuffer request(&slice, 1);
+  grpc::ByteBuffer response;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(30));
+  absl::Notification finished;
+  grpc::Status status;
+  stub.UnaryCall(&context, "/tensorflow.WorkerService/RunGraph",
+                 grpc::StubOptions(), &request, &response,
+                 [&](grpc::Status s) {
+                   status = s;
+                   finished.Notify();
+                 });
+  ASSERT_TRUE(finished.WaitForNotificationWithTimeout(kTimeout));
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+      << status.error_message();
+}
+
+TEST_F(GrpcWorkerE2ETest, DeadAddressIsUnavailableNamingTheTask) {
+  // A port that was just free: bind a server, then stop it.
+  auto service = NewGrpcWorkerService(&fake_);
+  absl::StatusOr<GrpcServerHandle> other =
+      StartGrpcServer("127.0.0.1:0", {service.get()});
+  ASSERT_TRUE(other.ok());
+  const std::string dead = other->address;
+  other->server->Shutdown();
+  other->server.reset();
+
+  auto worker = NewGrpcRemoteWorker(NewGrpcChannel(dead), kTask, dead);
+  tensorflow::CleanupAllResponse response;
+  absl::Status s =
+      worker->CleanupAll(tensorflow::CleanupAllRequest(), &response, kTimeout);
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
+  EXPECT_NE(s.message().find(absl::StrCat("(worker ", kTask, " at ", dead,
+                                          ")")),
+            std::string::npos)
+      << s;
+
+  // GetStatus waits for the task instead, until its deadline.
+  tensorflow::GetStatusResponse status;
+  s = worker->GetStatus(tensorflow::GetStatusRequest(), &status,
+                        absl::Milliseconds(300));
+  EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
+}
+
+TEST_F(GrpcWorkerE2ETest, GetStatusWaitsForAStartingTask) {
+  auto service = NewGrpcWorkerService(&fake_);
+  absl::StatusOr<GrpcServerHandle> other =
+      StartGrpcServer("127.0.0.1:0", {service.get()});
+  ASSERT_TRUE(other.ok());
+  const std::string address = other->address;
+  other->server->Shutdown();
+  other->server.reset();
+
+  auto worker = NewGrpcRemoteWorker(NewGrpcChannel(address), kTask, address);
+  CallOptions opts;
+  opts.SetTimeout(kTimeout);
+  tensorflow::GetStatusRequest request;
+  tensorflow::GetStatusResponse response;
+  Done done;
+  worker->GetStatusAsync(&opts, &request, &response, done.Callback());
+  // The task starts after the call was made.
+  absl::StatusOr<GrpcServerHandle> restarted =
+      StartGrpcServer(address, {service.get()});
+  ASSERT_TRUE(restarted.ok()) << restarted.status();
+  EXPECT_TRUE(done.Wait().ok());
+  EXPECT_EQ(response.device_attributes_size(), 1);
+  restarted->server->Shutdown();
+}
+
+}  // namespace
+}  // namespace tributary

@@ -1,0 +1,37 @@
+#ifndef TRIBUTARY_COMMON_RPC_GRPC_WORKER_SERVICE_H_
+#define TRIBUTARY_COMMON_RPC_GRPC_WORKER_SERVICE_H_
+
+// /tensorflow.WorkerService/* served by any WorkerInterface (the worker
+// daemon passes its Worker; tests pass fakes).
+//
+//  * gRPC callback API: no thread waits while the worker works; the
+//    response is finished from the worker's `done` callback. The worker's
+//    *Async methods are called on gRPC's callback threads, so they must
+//    not block (run steps on the worker's own threads), and `done` must
+//    run for every call, also when it is cancelled: server shutdown waits
+//    for it.
+//  * Per call a CallOptions carries the client's deadline, and is
+//    StartCancel()ed when the call is cancelled (client cancel, deadline,
+//    broken connection), so the worker can abort the step.
+//  * RunGraph and RecvTensor are raw (ByteBuffer) methods using tensor
+//    coding (tensor_coding.h): tensors are decoded straight into `allocator`
+//    memory and answered from their buffers without copies.
+//  * MarkRecvFinished, RecvBuf, CompleteGroup, CompleteInstance and
+//    GetStepSequence (collectives and RDMA-style transfers) answer
+//    Unimplemented saying Tributary does not support them.
+
+#include <memory>
+
+#include "common/distributed/worker_interface.h"
+#include "common/framework/allocator.h"
+#include "grpcpp/impl/service_type.h"
+
+namespace tributary {
+
+// `worker` is not owned and must outlive the service (and the server).
+std::unique_ptr<grpc::Service> NewGrpcWorkerService(
+    WorkerInterface* worker, Allocator* allocator = cpu_allocator());
+
+}  // namespace tributary
+
+#endif  // TRIBUTARY_COMMON_RPC_GRPC_WORKER_SERVICE_H_
