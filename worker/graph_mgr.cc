@@ -1,0 +1,202 @@
+#include "worker/graph_mgr.h"
+
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "common/framework/status.h"
+#include "common/graph/graph.h"
+#include "common/graph/graph_def_import.h"
+#include "common/op/op_registry.h"
+#include "common/runtime/session/executor_barrier.h"
+
+namespace tributary {
+
+GraphMgr::GraphMgr(const WorkerEnv* env, ResourceMgr* resource_mgr)
+    : env_(env),
+      resource_mgr_(resource_mgr),
+      new_name_(MakeNodeNameGenerator("_G")) {}
+
+GraphMgr::~GraphMgr() = default;
+
+absl::StatusOr<std::string> GraphMgr::Register(
+    const tensorflow::RegisterGraphRequest& request) {
+  // The master's partition holds the runtime's own nodes (_Send, _Recv).
+  GraphConstructorOptions copts;
+  copts.allow_internal_ops = true;
+  Graph graph(OpRegistry::Global());
+  TRIB_RETURN_IF_ERROR(
+      ConvertGraphDefToGraph(copts, request.graph_def(), &graph));
+  for (Node* n : graph.op_nodes()) {
+    const std::string& requested = n->requested_device();
+    if (requested.empty()) {
+      return errors::InvalidArgument(
+          "Node ", n->name(), " (", n->type_string(),
+          ") of the graph registered on ", env_->task_name,
+          " has no device; the master places every node before registering");
+    }
+    absl::StatusOr<Device*> device = env_->device_mgr->LookupDevice(requested);
+    if (!device.ok()) {
+      return errors::InvalidArgument(
+          "Node ", n->name(), " (", n->type_string(), ") is placed on ",
+          requested, ", which is not a device of worker ", env_->task_name,
+          ": ", device.status().message());
+    }
+    n->set_assigned_device_name((*device)->name());
+  }
+
+  PartitionOptions popts;
+  popts.node_to_loc = SplitByDevice();
+  popts.new_name = new_name_;
+  const DeviceMgr* devices = env_->device_mgr;
+  popts.get_incarnation = [devices](const std::string& name) -> uint64_t {
+    absl::StatusOr<Device*> d = devices->LookupDevice(name);
+    return d.ok() ? (*d)->incarnation() : PartitionOptions::kIllegalIncarnation;
+  };
+  // The master already built the control loops of frames spanning devices
+  // (its partition works on devices too); doing it again would duplicate
+  // them.
+  popts.control_flow_added = true;
+  std::map<std::string, tensorflow::GraphDef> partitions;
+  TRIB_RETURN_IF_ERROR(Partition(popts, &graph, &partitions));
+
+  auto item = std::make_shared<GraphItem>();
+  for (auto& [location, gdef] : partitions) {
+    GraphUnit unit;
+    TRIB_ASSIGN_OR_RETURN(unit.device,
+                          env_->device_mgr->LookupDevice(location));
+    Graph part(OpRegistry::Global());
+    TRIB_RETURN_IF_ERROR(ConvertGraphDefToGraph(copts, gdef, &part));
+    for (Node* n : part.op_nodes()) {
+      n->set_assigned_device_name(unit.device->name());
+    }
+    LocalExecutorParams params;
+    params.device = unit.device;
+    params.resource_mgr = resource_mgr_;
+    TRIB_ASSIGN_OR_RETURN(unit.executor, NewLocalExecutor(params, part));
+    unit.graph_def = std::move(gdef);
+    item->units.push_back(std::move(unit));
+  }
+
+  absl::MutexLock l(&mu_);
+  // Unique within the session; the session handle scopes it.
+  item->handle = absl::StrFormat("%016x", ++next_id_);
+  const std::string handle = item->handle;
+  items_.emplace(handle, std::move(item));
+  return handle;
+}
+
+absl::Status GraphMgr::Deregister(const std::string& handle) {
+  std::shared_ptr<const GraphItem> item;
+  {
+    absl::MutexLock l(&mu_);
+    auto it = items_.find(handle);
+    if (it == items_.end()) {
+      return errors::Aborted("Graph handle is not found: ", handle,
+                             ". Possibly, this worker just restarted.");
+    }
+    item = std::move(it->second);
+    items_.erase(it);
+  }
+  // Kernels are destroyed here (or by the last running step), outside the
+  // lock.
+  return absl::OkStatus();
+}
+
+void GraphMgr::DeregisterAll() {
+  absl::flat_hash_map<std::string, std::shared_ptr<const GraphItem>> items;
+  {
+    absl::MutexLock l(&mu_);
+    items.swap(items_);
+  }
+}
+
+absl::StatusOr<std::shared_ptr<const GraphItem>> GraphMgr::Lookup(
+    const std::string& handle) const {
+  absl::MutexLock l(&mu_);
+  auto it = items_.find(handle);
+  if (it == items_.end()) {
+    return errors::Aborted("Graph handle is not found: ", handle,
+                           ". Possibly, this worker just restarted.");
+  }
+  return it->second;
+}
+
+int GraphMgr::NumGraphs() const {
+  absl::MutexLock l(&mu_);
+  return static_cast<int>(items_.size());
+}
+
+void GraphMgr::ExecuteAsync(std::shared_ptr<const GraphItem> item,
+                            const StepOptions& options,
+                            std::function<void(const absl::Status&)> done) {
+  const size_t n = item->units.size();
+  if (n == 0) {
+    done(absl::OkStatus());
+    return;
+  }
+  Executor::Args args;
+  args.step_id = options.step_id;
+  args.rendezvous = options.rendezvous;
+  args.cancellation_manager = options.cancellation_manager;
+  args.resource_mgr = resource_mgr_;
+  args.stats_collector = options.stats_collector;
+  args.sync_on_finish = true;
+  if (env_->compute_pool != nullptr) {
+    InterOpThreadPool* pool = env_->compute_pool;
+    args.runner = [pool](std::function<void()> fn) {
+      pool->Schedule(std::move(fn));
+    };
+  } else {
+    args.run_all_kernels_inline = true;
+  }
+  // Deleted by its own last report (the barrier moves `done` out first);
+  // the item stays alive until then.
+  // The barrier keeps the first real error. Among echoes it keeps the
+  // first to arrive, which is often a partition's bare "Step N was
+  // cancelled" rather than the Aborted/DeadlineExceeded that named the
+  // cause; `best` ranks them so the cause wins.
+  struct Join {
+    absl::Mutex mu;
+    absl::Status best ABSL_GUARDED_BY(mu);
+  };
+  auto join = std::make_shared<Join>();
+  auto rank = [](const absl::Status& s) {
+    if (s.ok()) return 3;
+    if (absl::IsCancelled(s)) return 2;
+    if (absl::IsAborted(s)) return 1;
+    return 0;
+  };
+  auto slot = std::make_shared<ExecutorBarrier*>(nullptr);
+  *slot = new ExecutorBarrier(static_cast<int>(n), options.rendezvous,
+                              [slot, join, rank, item, done = std::move(done)](
+                                  const absl::Status& s) mutable {
+                                // Safe: the barrier touches nothing of its own
+                                // after this call.
+                                std::unique_ptr<ExecutorBarrier> barrier(*slot);
+                                absl::Status status = s;
+                                {
+                                  absl::MutexLock l(&join->mu);
+                                  if (!s.ok() && rank(join->best) < rank(s))
+                                    status = join->best;
+                                }
+                                // Before `done`: once it has run the caller may
+                                // let go of what the executors use (a
+                                // deregistered graph's last reference is here).
+                                item.reset();
+                                done(status);
+                              });
+  ExecutorBarrier* barrier = *slot;
+  auto report = [barrier, join, rank](const absl::Status& s) {
+    {
+      absl::MutexLock l(&join->mu);
+      if (rank(s) < rank(join->best)) join->best = s;
+    }
+    barrier->Report(s);
+  };
+  for (const GraphUnit& unit : item->units) {
+    unit.executor->RunAsync(args, report);
+  }
+}
+
+}  // namespace tributary

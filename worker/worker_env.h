@@ -1,0 +1,42 @@
+#ifndef TRIBUTARY_WORKER_WORKER_ENV_H_
+#define TRIBUTARY_WORKER_WORKER_ENV_H_
+
+// What every part of one worker task shares (TensorFlow's WorkerEnv): its
+// name, its devices, how to reach its peers and where its steps run. Plain
+// pointers, owned by whoever builds the worker (worker_main.cc, a test),
+// which keeps them alive for the worker's lifetime.
+
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "common/device/device_mgr.h"
+#include "common/device/device_name_utils.h"
+#include "common/distributed/worker_cache.h"
+#include "common/runtime/session/inter_op_thread_pool.h"
+
+namespace tributary {
+
+struct WorkerEnv {
+  // "/job:<job>/replica:0/task:<t>"; every device of device_mgr is named
+  // under it.
+  std::string task_name;
+  // This task's devices. Required.
+  const DeviceMgr* device_mgr = nullptr;
+  // The cluster's workers, for RecvTensor to peers. Required when graphs
+  // receive from other tasks.
+  WorkerCacheInterface* worker_cache = nullptr;
+  // The inter-op pool executors hand expensive kernels to and on which the
+  // partitions of a step run side by side. Null: every kernel runs inline
+  // on the thread that made it ready (deterministic, for tests).
+  InterOpThreadPool* compute_pool = nullptr;
+};
+
+// Whether `device` (a parsed device name from a rendezvous key) lives in
+// the process of `task` (a parsed "/job:<job>/replica:<r>/task:<t>"). Parts
+// the device name leaves unset (a local name such as "/device:CPU:0") match.
+bool IsDeviceOfTask(const DeviceNameUtils::ParsedName& device,
+                    const DeviceNameUtils::ParsedName& task);
+
+}  // namespace tributary
+
+#endif  // TRIBUTARY_WORKER_WORKER_ENV_H_

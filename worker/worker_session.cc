@@ -1,0 +1,31 @@
+#include "worker/worker_session.h"
+
+#include <utility>
+
+namespace tributary {
+namespace {
+
+std::unique_ptr<ResourceMgr> OwnIfIsolated(ResourceMgr* shared) {
+  return shared == nullptr ? std::make_unique<ResourceMgr>() : nullptr;
+}
+
+}  // namespace
+
+WorkerSession::WorkerSession(std::string handle, const WorkerEnv* env,
+                             ResourceMgr* shared_resource_mgr,
+                             CancellationManager* parent)
+    : handle_(std::move(handle)),
+      own_resource_mgr_(OwnIfIsolated(shared_resource_mgr)),
+      resource_mgr_(shared_resource_mgr != nullptr ? shared_resource_mgr
+                                                   : own_resource_mgr_.get()),
+      cancellation_manager_(parent),
+      graph_mgr_(std::make_unique<GraphMgr>(env, resource_mgr_)) {}
+
+WorkerSession::~WorkerSession() {
+  // Nothing of this session may still run: stop whatever is left, then drop
+  // the kernels before the resources they reference.
+  cancellation_manager_.StartCancel();
+  graph_mgr_.reset();
+}
+
+}  // namespace tributary
