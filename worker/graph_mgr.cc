@@ -8,6 +8,7 @@
 #include "common/graph/graph.h"
 #include "common/graph/graph_def_import.h"
 #include "common/op/op_registry.h"
+#include "common/runtime/placement/kernel_support.h"
 #include "common/runtime/session/executor_barrier.h"
 
 namespace tributary {
@@ -16,6 +17,28 @@ GraphMgr::GraphMgr(const WorkerEnv* env, ResourceMgr* resource_mgr)
     : env_(env),
       resource_mgr_(resource_mgr),
       new_name_(MakeNodeNameGenerator("_G")) {}
+
+namespace {
+
+// The master links no kernels and places by op definitions alone, so the
+// worker is the first to know that a node has no kernel on its device. The
+// error is TensorFlow's (and the local session's): InvalidArgument "No
+// OpKernel was registered to support Op ...", not the registry's NotFound.
+absl::Status CheckKernelRegistered(const Node& n, const Device& device) {
+  const DeviceType type(device.device_type());
+  absl::StatusOr<PrioritizedDeviceTypeVector> supported =
+      SupportedDeviceTypesFromRegistry(nullptr, {type}, n.def(),
+                                       *OpRegistry::Global());
+  if (supported.ok() && !supported->empty()) return absl::OkStatus();
+  return errors::InvalidArgument(
+      "No OpKernel was registered to support Op '", n.type_string(),
+      "' used by node '", n.name(), "' with these attrs: [",
+      n.attrs().SummarizeAttrs(), "]\nRegistered devices: [",
+      type.type_string(), "]\nRegistered kernels:\n",
+      RegisteredKernelsForOp(n.type_string()));
+}
+
+}  // namespace
 
 GraphMgr::~GraphMgr() = default;
 
@@ -43,6 +66,7 @@ absl::StatusOr<std::string> GraphMgr::Register(
           ": ", device.status().message());
     }
     n->set_assigned_device_name((*device)->name());
+    TRIB_RETURN_IF_ERROR(CheckKernelRegistered(*n, **device));
   }
 
   PartitionOptions popts;
