@@ -1,15 +1,40 @@
 // Measures MatMul throughput through the local session next to the same
-// multiplication called directly (Eigen, OpenBLAS) in the same binary, and prints
-// a table. The per-Run fixed cost is measured by
+// multiplication called directly (Eigen, OpenBLAS) in the same binary, and
+// prints a table. The per-Run fixed cost is measured by
 // //common/runtime/session:local_session_benchmark. Results and commands are
 // recorded in docs/benchmarks.md.
 //
-//   bazel run //tools/benchmarks:local_runtime_benchmark
+//   bazel run //tools/benchmarks:local_runtime_benchmark [-- ROUNDS [THREADS]]
+//
+// THREADS (default: the hardware threads) sizes the session's intra-op pool
+// and the direct Eigen pool; OpenBLAS takes OPENBLAS_NUM_THREADS.
+//
+// How it measures, and why:
+//  * Each contender runs in blocks of reps (two warm-up calls first), and the
+//    blocks alternate (session, Eigen, OpenBLAS, session, ...) for ROUNDS
+//    rounds (default 3), so load from other processes on this shared 2-core
+//    machine falls on all of them alike. Reported: the median and the best
+//    call of each contender over all rounds.
+//  * A pause precedes each block: OpenBLAS's worker threads busy-wait for a
+//    while after a call (and Eigen's spin briefly), which would otherwise
+//    take cores from the next contender.
+//  * GFLOP per CPU-second (process user + system time during a contender's
+//    calls) compares how efficiently each uses the cycles it gets, which
+//    holds up when other processes take cores away; wall-clock GFLOPS do
+//    not.
+//  * Minor page faults per call (getrusage) show whether each call still
+//    faults fresh pages in (for the session: the caching host allocator's
+//    job; Eigen's contraction mallocs its packing buffers on every call).
+//  * OpenBLAS reads OPENBLAS_NUM_THREADS / OPENBLAS_CORETYPE when the process
+//    starts; the table header prints the core and thread count it chose.
 #include <cblas.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,6 +42,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "common/framework/caching_allocator.h"
 #include "common/framework/logging.h"
 #include "common/framework/tensor.h"
 #include "common/runtime/session/local_session.h"
@@ -36,20 +62,55 @@ double Seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
-// Runs `fn` `reps` times and returns each run's seconds, sorted.
-std::vector<double> Time(int reps, const std::function<void()>& fn) {
-  std::vector<double> times;
-  for (int i = 0; i < reps; ++i) {
-    const auto start = Clock::now();
-    fn();
-    times.push_back(Seconds(Clock::now() - start));
-  }
-  std::sort(times.begin(), times.end());
-  return times;
+int64_t MinorFaults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
 }
 
-tensorflow::NodeDef* AddNode(tensorflow::GraphDef* graph, const std::string& name,
-                             const std::string& op) {
+// User + system CPU seconds of the whole process (every thread).
+double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec * 1e-6; };
+  return secs(usage.ru_utime) + secs(usage.ru_stime);
+}
+
+// One contender: its timed calls over all rounds.
+struct Contender {
+  std::string name;
+  std::function<void()> fn;
+  std::vector<double> times;
+  int64_t faults = 0;      // minor page faults during the timed calls
+  double cpu_seconds = 0;  // process CPU time during the timed calls
+
+  double Median() {
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+  }
+  double Best() { return *std::min_element(times.begin(), times.end()); }
+};
+
+void RunBlock(Contender* c, int reps) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // Warm-up: two calls, so a session step has both of the output buffers it
+  // alternates between (the caller still holds the previous step's output
+  // while the next one is produced).
+  c->fn();
+  c->fn();
+  const int64_t faults = MinorFaults();
+  const double cpu = CpuSeconds();
+  for (int i = 0; i < reps; ++i) {
+    const auto start = Clock::now();
+    c->fn();
+    c->times.push_back(Seconds(Clock::now() - start));
+  }
+  c->cpu_seconds += CpuSeconds() - cpu;
+  c->faults += MinorFaults() - faults;
+}
+
+tensorflow::NodeDef* AddNode(tensorflow::GraphDef* graph,
+                             const std::string& name, const std::string& op) {
   tensorflow::NodeDef* node = graph->add_node();
   node->set_name(name);
   node->set_op(op);
@@ -72,7 +133,7 @@ std::unique_ptr<LocalSession> NewSession(int threads) {
 
 double Gflops(int n, double seconds) { return 2.0 * n * n * n / seconds / 1e9; }
 
-void MatMul(int n, int threads) {
+void MatMul(int n, int threads, int rounds) {
   Tensor a(DT_FLOAT, TensorShape({n, n})), b(DT_FLOAT, TensorShape({n, n}));
   for (int64_t i = 0; i < a.NumElements(); ++i) {
     a.flat<float>()(i) = static_cast<float>(i % 17) * 0.25f;
@@ -83,7 +144,8 @@ void MatMul(int n, int threads) {
   // Through the session: two fed placeholders into a MatMul.
   tensorflow::GraphDef graph;
   for (const char* name : {"a", "b"}) {
-    SetType(AddNode(&graph, name, "Placeholder"), "dtype", tensorflow::DT_FLOAT);
+    SetType(AddNode(&graph, name, "Placeholder"), "dtype",
+            tensorflow::DT_FLOAT);
   }
   tensorflow::NodeDef* mm = AddNode(&graph, "mm", "MatMul");
   mm->add_input("a");
@@ -93,45 +155,102 @@ void MatMul(int n, int threads) {
   Check(session->Create(graph));
   std::vector<Tensor> out;
   const NamedTensorList feeds = {{"a", a}, {"b", b}};
-  Check(session->Run(feeds, {"mm:0"}, {}, &out));
-  const double session_s =
-      Time(reps, [&] { Check(session->Run(feeds, {"mm:0"}, {}, &out)); })[reps / 2];
 
-  // Eigen directly, on a thread pool of the same size.
+  // Eigen directly, on a thread pool of the same size, into one output.
   Eigen::ThreadPool pool(threads);
   Eigen::ThreadPoolDevice device(&pool, threads);
   Tensor c(DT_FLOAT, TensorShape({n, n}));
   auto am = a.matrix<float>();
   auto bm = b.matrix<float>();
   auto cm = c.matrix<float>();
-  const Eigen::array<Eigen::IndexPair<int>, 1> dims = {Eigen::IndexPair<int>(1, 0)};
-  cm.device(device) = am.contract(bm, dims);
-  const double eigen_s =
-      Time(reps, [&] { cm.device(device) = am.contract(bm, dims); })[reps / 2];
+  const Eigen::array<Eigen::IndexPair<int>, 1> dims = {
+      Eigen::IndexPair<int>(1, 0)};
 
-  // OpenBLAS, with its own threads (as many as it chooses for this machine).
-  auto sgemm = [&] {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
-                a.flat<float>().data(), n, b.flat<float>().data(), n, 0.0f,
-                c.flat<float>().data(), n);
+  std::vector<Contender> contenders = {
+      {"session", [&] { Check(session->Run(feeds, {"mm:0"}, {}, &out)); }},
+      {"Eigen", [&] { cm.device(device) = am.contract(bm, dims); }},
+      // OpenBLAS with its own threads (OPENBLAS_NUM_THREADS, else one per
+      // core).
+      {"OpenBLAS",
+       [&] {
+         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
+                     a.flat<float>().data(), n, b.flat<float>().data(), n, 0.0f,
+                     c.flat<float>().data(), n);
+       }},
   };
-  sgemm();
-  const double blas_s = Time(reps, sgemm)[reps / 2];
+  for (int r = 0; r < rounds; ++r) {
+    for (Contender& con : contenders) RunBlock(&con, reps);
+  }
 
-  std::printf("| MatMul %dx%d float32 | session %.1f GFLOPS | Eigen direct %.1f GFLOPS | "
-              "OpenBLAS %.1f GFLOPS | session/Eigen %.0f%% |\n",
-              n, n, Gflops(n, session_s), Gflops(n, eigen_s), Gflops(n, blas_s),
-              100.0 * eigen_s / session_s);
+  Contender& s = contenders[0];
+  const double best_direct_median =
+      std::min(contenders[1].Median(), contenders[2].Median());
+  const double best_direct_best =
+      std::min(contenders[1].Best(), contenders[2].Best());
+  std::printf("| %dx%d f32 |", n, n);
+  for (Contender& con : contenders) {
+    std::printf(" %.0f / %.0f |", Gflops(n, con.Median()),
+                Gflops(n, con.Best()));
+  }
+  std::printf(" %.0f%% / %.0f%% |", 100.0 * best_direct_median / s.Median(),
+              100.0 * best_direct_best / s.Best());
+  for (Contender& con : contenders) {
+    std::printf(" %.0f", static_cast<double>(con.faults) / (rounds * reps));
+  }
+  std::printf(" |");
+  // GFLOP per CPU-second: what each contender gets out of the cycles it
+  // actually ran, insensitive to other processes taking the cores away
+  // (busy-waiting threads count against their owner).
+  const double flop = 2.0 * n * n * n * rounds * reps;
+  for (Contender& con : contenders) {
+    std::printf(" %.0f", flop / con.cpu_seconds / 1e9);
+  }
+  std::printf(" |\n");
 }
 
 }  // namespace
 }  // namespace tributary
 
-int main() {
-  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  std::printf("local runtime benchmark: %d hardware threads\n\n", threads);
-  std::printf("| MatMul | | | | |\n|---|---|---|---|---|\n");
-  tributary::MatMul(1024, threads);
-  tributary::MatMul(2048, threads);
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
+  const int threads =
+      argc > 2
+          ? std::max(1, std::atoi(argv[2]))
+          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const tributary::HostCacheOptions& cache =
+      tributary::HostBlockCache::Global()->options();
+  std::printf(
+      "local runtime benchmark: %u hardware threads, intra-op threads %d, "
+      "%d rounds\n"
+      "OpenBLAS: core %s, %d threads (%s); host allocator cache cap %zu MiB, "
+      "transparent huge pages: %s\n\n",
+      std::thread::hardware_concurrency(), threads, rounds,
+      openblas_get_corename(), openblas_get_num_threads(),
+      openblas_get_config(), cache.max_cached_bytes >> 20,
+      tributary::TransparentHugePageMode().c_str());
+  std::printf(
+      "| MatMul | session GFLOPS median / best | Eigen direct | OpenBLAS "
+      "direct "
+      "| session vs best direct (median / best) | minor page faults per call: "
+      "session, Eigen, OpenBLAS | GFLOP per CPU-second: session, Eigen, "
+      "OpenBLAS |\n|---|---|---|---|---|---|---|\n");
+  tributary::MatMul(1024, threads, rounds);
+  tributary::MatMul(2048, threads, rounds);
+  const tributary::HostCacheStats stats =
+      tributary::HostBlockCache::Global()->GetStats();
+  std::printf("\nhost block cache: %s\n", stats.DebugString().c_str());
+  // How much of the process's memory the kernel backs with huge pages (the
+  // cache asks for them; the kernel grants them when it has 2 MiB free).
+  std::FILE* smaps = std::fopen("/proc/self/smaps_rollup", "r");
+  if (smaps != nullptr) {
+    char line[256];
+    while (std::fgets(line, sizeof(line), smaps) != nullptr) {
+      if (std::strncmp(line, "Rss:", 4) == 0 ||
+          std::strncmp(line, "AnonHugePages:", 14) == 0) {
+        std::printf("%s", line);
+      }
+    }
+    std::fclose(smaps);
+  }
   return 0;
 }

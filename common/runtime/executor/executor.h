@@ -14,8 +14,21 @@
 //    expensive ones are handed to Args::runner (the inter-op thread pool).
 //    "Expensive" starts from OpKernel::IsExpensive() and then follows the
 //    kernel's measured cost, so a kernel that turns out cheap runs inline.
+//  * RunAsync itself runs the inexpensive root nodes (_Arg, Const, a _Recv
+//    of a fed value) and the inexpensive nodes they make ready on the
+//    caller's thread, and hands every expensive node to the runner: the
+//    caller gets its thread back after the cheap work, and the partitions
+//    of a step start side by side. A caller that would only wait for the
+//    step can lend its thread by keeping the first closure its runner gets.
 //  * Pending input counts are atomics; async kernels (_Recv) complete through
-//    callbacks and never hold a thread while they wait.
+//    callbacks and never hold a thread while they wait. A callback that
+//    fires inside ComputeAsync (the value was already there) continues on
+//    the same thread; one that fires later hands what it made ready to the
+//    runner, so a rendezvous or RPC thread returns at once.
+//  * Fetching a reference that was never initialised (a VariableV2 never
+//    assigned, through a _Retval or a _Send) fails the step with
+//    FailedPrecondition "Attempting to use uninitialized value <name>", as
+//    does any other consumer of it.
 //  * Dead tensors (the untaken side of a Switch) propagate; TF1 loops run in
 //    frames and iterations (Enter/Exit/NextIteration/Merge/Switch/LoopCond).
 //  * The first failing node ends the step: its status, with the node and op
@@ -94,8 +107,9 @@ class Executor {
   // (naming the failing node and op).
   using DoneCallback = std::function<void(const absl::Status&)>;
 
-  // Starts a step and returns; `done` runs when it has finished (possibly
-  // before RunAsync returns, on this thread).
+  // Starts a step and returns after running its inexpensive start-up nodes
+  // (see above); `done` runs when it has finished (possibly before RunAsync
+  // returns, on this thread).
   virtual void RunAsync(const Args& args, DoneCallback done) = 0;
 
   // Runs a step and waits for it.

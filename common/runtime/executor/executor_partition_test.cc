@@ -189,5 +189,50 @@ TEST_F(PartitionTest, FailureReleasesTheWaitingPartition) {
   }
 }
 
+TEST_F(PartitionTest, SendingAnUninitializedRefIsFailedPrecondition) {
+  // A VariableV2 never assigned, sent to another partition: the _Send
+  // fails naming the variable, and the waiting _Recv is released.
+  std::unique_ptr<Executor> sender = Build(
+      SendPartition("node { name: 'w' op: 'XUninitRef' }", "w"), &dev0_);
+  std::unique_ptr<Executor> receiver = Build(RecvPartition(), &dev1_);
+  ASSERT_NE(sender, nullptr);
+  ASSERT_NE(receiver, nullptr);
+  for (bool recv_first : {false, true}) {
+    std::vector<Tensor> rets;
+    absl::Status s =
+        RunStep(sender.get(), receiver.get(), recv_first, true, &rets);
+    EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+    EXPECT_NE(s.message().find("Attempting to use uninitialized value w"),
+              std::string::npos)
+        << s;
+  }
+}
+
+TEST_F(PartitionTest, ClientTerminatedSendOfAnUninitializedRefFails) {
+  // A fetch through the rendezvous (send and recv device both the client's):
+  // the client would Recv an empty tensor; the step fails instead.
+  const std::string attrs = absl::StrCat(
+      "attr { key: 'T' value { type: DT_INT32 } } "
+      "attr { key: 'tensor_name' value { s: 'w:0' } } "
+      "attr { key: 'send_device' value { s: '", kDev0, "' } } "
+      "attr { key: 'recv_device' value { s: '", kDev0, "' } } "
+      "attr { key: 'send_device_incarnation' value { i: 1 } } "
+      "attr { key: 'client_terminated' value { b: true } } ");
+  std::unique_ptr<Executor> exec = Build(
+      "node { name: 'w' op: 'XUninitRef' } "
+      "node { name: 'send_w' op: '_Send' input: 'w' " + attrs + "}",
+      &dev0_);
+  ASSERT_NE(exec, nullptr);
+  IntraProcessRendezvous rendezvous;
+  Executor::Args args;
+  args.rendezvous = &rendezvous;
+  absl::Status s = exec->Run(args);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("Attempting to use uninitialized value w"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.message().find("{{node send_w}}"), std::string::npos) << s;
+}
+
 }  // namespace
 }  // namespace tributary

@@ -38,6 +38,39 @@ Tensor* NoValueTensor() {
   return t;
 }
 
+// What a RunLoop publishes to its thread while it runs, so an async kernel
+// whose callback fires synchronously inside ComputeAsync (a _Recv whose
+// value is already in the rendezvous) hands the nodes it made ready to that
+// loop instead of hopping them to the runner. Type-erased because the two
+// ExecutorState instantiations share the thread.
+struct InlineContext {
+  const void* state;  // the ExecutorState whose loop this is
+  void* queue;        // its TaggedNodeReadyQueue
+  bool keep_expensive;
+};
+thread_local InlineContext* current_inline_context = nullptr;
+
+// Publishes a loop's context for the duration of the loop (nesting allowed:
+// an inline runner may start a loop inside a loop).
+class InlineScope {
+ public:
+  explicit InlineScope(InlineContext* ctx) : prev_(current_inline_context) {
+    current_inline_context = ctx;
+  }
+  ~InlineScope() { current_inline_context = prev_; }
+  InlineScope(const InlineScope&) = delete;
+  InlineScope& operator=(const InlineScope&) = delete;
+
+ private:
+  InlineContext* const prev_;
+};
+
+// The loop this thread is running for `state`, or null.
+InlineContext* CurrentInlineContext(const void* state) {
+  InlineContext* ctx = current_inline_context;
+  return ctx != nullptr && ctx->state == state ? ctx : nullptr;
+}
+
 }  // namespace
 
 template <class P>
@@ -94,9 +127,29 @@ void ExecutorState<P>::RunAsync(Executor::DoneCallback done) {
       return;
     }
   }
-  // Roots go to the pool (or one closure on this thread when inline), so
-  // RunAsync's caller is not held by the graph's work.
-  ScheduleReady(&ready, nullptr);
+  // Inexpensive roots (_Arg, Const, a _Recv of a fed value, ...) and the
+  // inexpensive nodes they make ready run here, on the caller's thread:
+  // handing them to the pool would cost a thread hop each for microseconds
+  // of work. Expensive ones go to the runner, so the caller gets its thread
+  // back after the cheap work and several partitions start side by side (a
+  // caller that wants to lend its thread to the step keeps the first task
+  // its runner is given, as the local session does). Everything runs here
+  // when the step runs inline.
+  const int64_t scheduled_nsec = stats_collector_ != nullptr ? NowNanos() : 0;
+  TaggedNodeReadyQueue inline_ready;
+  KernelStats* const kernel_stats = impl_->kernel_stats();
+  for (const TaggedNode& n : ready) {
+    if (run_all_kernels_inline_ || n.is_dead() ||
+        !kernel_stats->IsExpensive(*n.node_item)) {
+      inline_ready.push_back(n);
+    } else {
+      RunTask([this, n, scheduled_nsec]() { Process(n, scheduled_nsec); });
+    }
+  }
+  // May finish the step (and delete `this`): nothing may follow.
+  if (!inline_ready.empty()) {
+    RunLoop(&inline_ready, scheduled_nsec, /*keep_expensive=*/false);
+  }
 }
 
 template <class P>
@@ -109,7 +162,9 @@ void ExecutorState<P>::Process(TaggedNode tagged_node,
 
 template <class P>
 void ExecutorState<P>::RunLoop(TaggedNodeReadyQueue* inline_ready,
-                               int64_t scheduled_nsec) {
+                               int64_t scheduled_nsec, bool keep_expensive) {
+  InlineContext context{this, inline_ready, keep_expensive};
+  InlineScope scope(&context);
   // Reused for every node this loop runs: no allocation per node.
   TaggedNodeSeq ready;
   absl::InlinedVector<TensorValue, 4> inputs;
@@ -193,7 +248,7 @@ void ExecutorState<P>::RunLoop(TaggedNodeReadyQueue* inline_ready,
       }
       outputs.clear();
       if (stats != nullptr) stats->RecordExecutorEnded();
-      if (NodeDone(s, &ready, stats, inline_ready)) {
+      if (NodeDone(s, &ready, stats, inline_ready, keep_expensive)) {
         // Every node is done, so nothing is left in inline_ready.
         Finish();
         return;
@@ -340,6 +395,15 @@ absl::Status ExecutorState<P>::ProcessArgOrRetval(const NodeItem& item,
   Tensor value;
   if (entry->state() == Entry::State::kHasRef) {
     absl::ReaderMutexLock l(entry->ref_mu());
+    // A fetched variable that was never assigned has no buffer: the same
+    // error as any other consumer of it gets (PrepareInputs), rather than
+    // an empty tensor the caller would have to recognise.
+    if (!entry->ref()->IsInitialized()) {
+      return AttachDef(errors::FailedPrecondition(
+                           "Attempting to use uninitialized value ",
+                           item.kernel->requested_input(0)),
+                       item);
+    }
     value = *entry->ref();
   } else if (entry->state() == Entry::State::kHasValue) {
     value = *entry->val();
@@ -409,9 +473,17 @@ void ExecutorState<P>::ProcessAsync(const NodeItem& item,
     }
     outputs.clear();
     if (stats != nullptr) stats->RecordExecutorEnded();
-    // No inline queue here: whatever became ready goes to the runner, so a
-    // completion arriving on a rendezvous or RPC thread returns at once.
-    const bool completed = NodeDone(s, &ready, stats, nullptr);
+    // A completion arriving later on a rendezvous or RPC thread hands what
+    // became ready to the runner, so that thread returns at once; one that
+    // fires synchronously inside ComputeAsync feeds this thread's running
+    // loop instead (no thread hop for a value that was already there).
+    InlineContext* const context = CurrentInlineContext(this);
+    const bool completed =
+        context != nullptr
+            ? NodeDone(s, &ready, stats,
+                       static_cast<TaggedNodeReadyQueue*>(context->queue),
+                       context->keep_expensive)
+            : NodeDone(s, &ready, stats, nullptr);
     delete state;
     if (completed) Finish();
   };
@@ -431,7 +503,8 @@ void ExecutorState<P>::ClearInputs(Entry* first, int32_t n) {
 template <class P>
 bool ExecutorState<P>::NodeDone(const absl::Status& s, TaggedNodeSeq* ready,
                                 NodeExecStatsInterface* stats,
-                                TaggedNodeReadyQueue* inline_ready) {
+                                TaggedNodeReadyQueue* inline_ready,
+                                bool keep_expensive) {
   if (stats != nullptr) stats->Done(impl_->device_name());
   if (ABSL_PREDICT_FALSE(!s.ok())) Abort(s);
 
@@ -446,7 +519,7 @@ bool ExecutorState<P>::NodeDone(const absl::Status& s, TaggedNodeSeq* ready,
                                    std::memory_order_relaxed);
   }
   if (s.ok()) {
-    ScheduleReady(ready, inline_ready);
+    ScheduleReady(ready, inline_ready, keep_expensive);
   } else {
     ready->clear();
   }
@@ -455,7 +528,8 @@ bool ExecutorState<P>::NodeDone(const absl::Status& s, TaggedNodeSeq* ready,
 
 template <class P>
 void ExecutorState<P>::ScheduleReady(TaggedNodeSeq* ready,
-                                     TaggedNodeReadyQueue* inline_ready) {
+                                     TaggedNodeReadyQueue* inline_ready,
+                                     bool keep_expensive) {
   if (ready->empty()) return;
   const int64_t scheduled_nsec =
       stats_collector_ != nullptr ? NowNanos() : 0;
@@ -500,7 +574,7 @@ void ExecutorState<P>::ScheduleReady(TaggedNodeSeq* ready,
     }
   }
   if (curr_expensive_node != nullptr) {
-    if (inline_ready->empty()) {
+    if (keep_expensive && inline_ready->empty()) {
       // Nothing else to do here: keep it, saving a thread hop.
       inline_ready->push_back(*curr_expensive_node);
     } else {
@@ -560,6 +634,9 @@ void ExecutorState<P>::OnCancel(const std::shared_ptr<CancelHandle>& handle) {
 
 template <class P>
 void ExecutorState<P>::Finish() {
+  // The loop that may still be running on this thread (it returns without
+  // touching the step) must not hand a later step at this address its queue.
+  if (InlineContext* ctx = CurrentInlineContext(this)) ctx->state = nullptr;
   absl::Status status;
   {
     absl::MutexLock l(&mu_);

@@ -75,8 +75,12 @@ class ExecutorState {
   // Runs `tagged_node` and then, inline, every inexpensive node it makes
   // ready.
   void Process(TaggedNode tagged_node, int64_t scheduled_nsec);
-  // Runs the nodes of `inline_ready` and those they make ready.
-  void RunLoop(TaggedNodeReadyQueue* inline_ready, int64_t scheduled_nsec);
+  // Runs the nodes of `inline_ready` and those they make ready. With
+  // `keep_expensive` false every expensive node that becomes ready goes to
+  // the runner (RunAsync's loop on the caller's thread: the caller gets its
+  // thread back after the cheap work).
+  void RunLoop(TaggedNodeReadyQueue* inline_ready, int64_t scheduled_nsec,
+               bool keep_expensive = true);
   // Starts an async kernel; its callback finishes the node.
   void ProcessAsync(const NodeItem& item, const OpKernelContext::Params& params,
                     const TaggedNode& tagged_node, Entry* first_input,
@@ -101,10 +105,13 @@ class ExecutorState {
   // this was the last outstanding node.
   bool NodeDone(const absl::Status& s, TaggedNodeSeq* ready,
                 NodeExecStatsInterface* stats,
-                TaggedNodeReadyQueue* inline_ready);
+                TaggedNodeReadyQueue* inline_ready,
+                bool keep_expensive = true);
   // Inexpensive nodes go to `inline_ready` (when given); expensive ones to
-  // the runner, keeping one for this thread when it has nothing else.
-  void ScheduleReady(TaggedNodeSeq* ready, TaggedNodeReadyQueue* inline_ready);
+  // the runner, keeping one for this thread when it has nothing else (and
+  // `keep_expensive`).
+  void ScheduleReady(TaggedNodeSeq* ready, TaggedNodeReadyQueue* inline_ready,
+                     bool keep_expensive = true);
   void RunTask(std::function<void()> fn);
 
   // Records `s` as the step status if it is the first error; then cancels

@@ -243,6 +243,106 @@ TEST_F(ExecutorTest, UninitializedRefInputIsFailedPrecondition) {
       << s;
 }
 
+TEST_F(ExecutorTest, RetvalOfUninitializedRefIsFailedPrecondition) {
+  // A fetched VariableV2 that was never assigned: the executor itself
+  // refuses it, as TensorFlow does, instead of returning an empty tensor.
+  ASSERT_TRUE(Build(Node("w", "XUninitRef") + Retval("r", "w", 0)).ok());
+  std::vector<Tensor> rets;
+  absl::Status s = Run(1, &rets);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("Attempting to use uninitialized value w"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.message().find("{{node r}}"), std::string::npos) << s;
+
+  // An initialised reference is fetched by value.
+  ASSERT_TRUE(
+      Build(Node("v", "XRefVar", {}, IntAttr("value", 5)) + Retval("r", "v", 0))
+          .ok());
+  EXPECT_EQ(RunScalar(), 5);
+}
+
+// ---- Where nodes run ---------------------------------------------------------
+
+// A runner over a pool that counts the closures it is handed.
+struct CountingRunner {
+  explicit CountingRunner(int threads) : pool(threads) {}
+  Executor::Runner runner() {
+    return [this](std::function<void()> fn) {
+      handed.fetch_add(1);
+      pool.Schedule(std::move(fn));
+    };
+  }
+  Eigen::ThreadPool pool;
+  std::atomic<int> handed{0};
+};
+
+// Starts a step with `runner` and reports whether it had finished by the
+// time RunAsync returned; waits for it either way.
+bool FinishedInsideRunAsync(Executor* executor, Executor::Runner runner,
+                            std::vector<Tensor>* rets) {
+  FunctionCallFrame frame({}, {DT_INT32});
+  Executor::Args args;
+  args.call_frame = &frame;
+  args.runner = std::move(runner);
+  absl::Notification done;
+  absl::Status status;
+  executor->RunAsync(args, [&](const absl::Status& s) {
+    status = s;
+    done.Notify();
+  });
+  const bool finished = done.HasBeenNotified();
+  EXPECT_TRUE(done.WaitForNotificationWithTimeout(absl::Seconds(30)));
+  EXPECT_TRUE(status.ok()) << status;
+  EXPECT_TRUE(frame.ConsumeRetvals(rets, false).ok());
+  return finished;
+}
+
+TEST_F(ExecutorTest, InexpensiveRootsRunOnTheCallersThread) {
+  ASSERT_TRUE(Build(Const("a", 1) + Const("b", 2) +
+                    Node("s", "XAdd", {"a", "b"}) + Retval("r", "s", 0))
+                  .ok());
+  CountingRunner pool(2);
+  std::vector<Tensor> rets;
+  // Every node is cheap: the whole step runs inside RunAsync, no hop.
+  EXPECT_TRUE(FinishedInsideRunAsync(executor_.get(), pool.runner(), &rets));
+  EXPECT_EQ(pool.handed.load(), 0);
+  ASSERT_EQ(rets.size(), 1u);
+  EXPECT_EQ(rets[0].scalar<int32_t>()(), 3);
+}
+
+TEST_F(ExecutorTest, ExpensiveNodesReadyAtStartGoToTheRunner) {
+  // The cheap root runs on the caller's thread; the two expensive nodes it
+  // makes ready go to the pool, so RunAsync returns without running them.
+  ASSERT_TRUE(Build(Const("c", 1) +
+                    Node("s1", "XSleep", {"c"}, IntAttr("micros", 20000)) +
+                    Node("s2", "XSleep", {"c"}, IntAttr("micros", 20000)) +
+                    Node("sum", "XAdd", {"s1", "s2"}) + Retval("r", "sum", 0))
+                  .ok());
+  CountingRunner pool(2);
+  std::vector<Tensor> rets;
+  EXPECT_FALSE(FinishedInsideRunAsync(executor_.get(), pool.runner(), &rets));
+  EXPECT_EQ(pool.handed.load(), 2);
+  ASSERT_EQ(rets.size(), 1u);
+  EXPECT_EQ(rets[0].scalar<int32_t>()(), 2);
+}
+
+TEST_F(ExecutorTest, AsyncKernelCompletingAtOnceContinuesOnTheSameThread) {
+  // The value is already in the mailbox: the async kernel's callback fires
+  // inside ComputeAsync, and its consumers run in the same loop rather than
+  // hopping to the pool.
+  ASSERT_TRUE(Build(Node("recv", "XMailRecv", {}, StrAttr("key", "k")) +
+                    Node("plus", "XAddOne", {"recv"}) + Retval("r", "plus", 0))
+                  .ok());
+  executor_test::MailboxPut("k", 41);
+  CountingRunner pool(2);
+  std::vector<Tensor> rets;
+  EXPECT_TRUE(FinishedInsideRunAsync(executor_.get(), pool.runner(), &rets));
+  EXPECT_EQ(pool.handed.load(), 0);
+  ASSERT_EQ(rets.size(), 1u);
+  EXPECT_EQ(rets[0].scalar<int32_t>()(), 42);
+}
+
 // ---- Async kernels, cancellation, done-once -----------------------------------
 
 TEST_F(ExecutorTest, AsyncKernelValueAlreadyThere) {
