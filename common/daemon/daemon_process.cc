@@ -36,6 +36,13 @@ void PrepareDaemonProcess() {
   // in every page again (~10 us per 4 KiB page on these machines).
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest allowed value
+  // One arena: glibc's extra per-thread arenas live in heaps of at most
+  // 64 MiB that are unmapped as soon as they are empty, whatever the trim
+  // threshold says, so gRPC's receive buffers for big messages were faulted
+  // in afresh every time (docs/benchmarks.md, page faults per step). Tensor
+  // buffers come from the caching allocator, so contention on the one arena
+  // is limited to small protocol objects.
+  mallopt(M_ARENA_MAX, 1);
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
 }
 

@@ -21,9 +21,9 @@
 //
 // Memory: the tensor path must not fault in fresh pages for every transfer
 // (docs/operations.md, "Memory"): glibc is told to keep freed memory for
-// reuse instead of trimming it back to the kernel. Abseil's mutex deadlock
-// detection (on in Debian's build) is switched off: it costs a graph
-// update per lock acquisition on the step path.
+// reuse, in one arena, instead of trimming it back to the kernel. Abseil's
+// mutex deadlock detection (on in Debian's build) is switched off: it costs
+// a graph update per lock acquisition on the step path.
 
 #include <string>
 

@@ -4,10 +4,11 @@
 //       [--fetch NAME]... [--run-target NODE]... [--init NODE]...
 //       [--steps N] [--trace FILE]
 //
-// One session (target "" / "local": in process) holds the graph for the
-// whole command: each --init NODE runs as a step of its own, in order; then
-// the main step (feeds, fetches, --run-target nodes) runs N times (--steps,
-// default 1) and the last step's fetches are printed:
+// One session holds the graph for the whole command: target "" / "local"
+// runs it in this process, "grpc://host:port" on a cluster through its
+// master (tools/client/session.h). Each --init NODE runs as a step of its
+// own, in order; then the main step (feeds, fetches, --run-target nodes)
+// runs N times (--steps, default 1) and the last step's fetches are printed:
 //   {"fetches": {"NAME": {"dtype": "DT_FLOAT", "shape": [2,2], "values":
 //   [...]}}}
 // (tensor_json.h for the value format; value_parsing.h for VALUE). With

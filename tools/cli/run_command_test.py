@@ -194,10 +194,11 @@ class RunCommandTest(unittest.TestCase):
         rc, out = run("--graph", LINEAR_MODEL)
         self.assert_error(rc, out, "INVALID_ARGUMENT")
 
-    def test_grpc_target_not_yet(self):
-        rc, out = run("--graph", LINEAR_MODEL, "--target", "grpc://localhost:2222",
+    def test_grpc_target_without_master_is_unavailable(self):
+        # Nothing listens on loopback port 1: the error names the address.
+        rc, out = run("--graph", LINEAR_MODEL, "--target", "grpc://127.0.0.1:1",
                       "--fetch", "loss")
-        self.assert_error(rc, out, "UNIMPLEMENTED")
+        self.assert_error(rc, out, "UNAVAILABLE", "127.0.0.1:1")
 
     @needs_tf_graphs
     def test_invalid_output_index(self):

@@ -5,6 +5,7 @@
 #include "absl/strings/match.h"
 #include "common/framework/status.h"
 #include "common/runtime/session/local_session.h"
+#include "tools/client/grpc_session.h"
 
 namespace tributary {
 
@@ -16,10 +17,12 @@ absl::StatusOr<std::unique_ptr<Session>> NewSession(
     return std::unique_ptr<Session>(std::move(session));
   }
   if (absl::StartsWith(target, "grpc://")) {
-    return errors::Unimplemented(
-        "Session target '", target,
-        "': the distributed runtime (grpc:// targets) is not available yet; "
-        "use \"\" or \"local\" for an in-process session");
+    GrpcSessionOptions options;
+    options.target = target;
+    options.config = config;
+    TRIB_ASSIGN_OR_RETURN(std::unique_ptr<GrpcSession> session,
+                          GrpcSession::New(std::move(options)));
+    return std::unique_ptr<Session>(std::move(session));
   }
   return errors::InvalidArgument("Unknown session target '", target,
                                  "'; expected \"\", \"local\" or "

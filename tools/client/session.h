@@ -12,8 +12,10 @@
 // Targets:
 //   ""  or "local"     the local session: this process's CPU devices
 //                      (config.device_count {"CPU": N}), no network;
-//   "grpc://host:port" a Tributary or TensorFlow master: Unimplemented until
-//                      the distributed runtime lands.
+//   "grpc://host:port" a Tributary (or TensorFlow) master: the session's
+//                      graph lives there and steps run on the cluster's
+//                      workers (grpc_session.h: deadlines, errors). `config`
+//                      goes to the master with CreateSession.
 // Anything else is InvalidArgument.
 
 #include <memory>

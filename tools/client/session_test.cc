@@ -30,9 +30,17 @@ TEST(NewSessionTest, LocalTargetsRunGraphs) {
   }
 }
 
-TEST(NewSessionTest, GrpcTargetIsUnimplementedForNow) {
-  auto session = NewSession("grpc://localhost:2222");
-  EXPECT_EQ(session.status().code(), absl::StatusCode::kUnimplemented);
+// grpc:// gives a session talking to a master (grpc_session_test covers it
+// against a fake one); with nothing listening, calls are Unavailable
+// naming the address. Port 1 on loopback: nothing listens there.
+TEST(NewSessionTest, GrpcTargetReachesForAMaster) {
+  auto session = NewSession("grpc://127.0.0.1:1");
+  ASSERT_TRUE(session.ok()) << session.status();
+  auto devices = (*session)->ListDevices();
+  EXPECT_EQ(devices.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_NE(devices.status().message().find("127.0.0.1:1"),
+            absl::string_view::npos)
+      << devices.status();
 }
 
 TEST(NewSessionTest, UnknownTargetIsInvalidArgument) {

@@ -1,48 +1,58 @@
 #include "tools/examples/logistic_regression_model.h"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
 
+#include "absl/strings/str_cat.h"
+#include "common/framework/status.h"
 #include "tools/client/graph_builder.h"
 
 namespace tributary {
 namespace examples {
 
-absl::StatusOr<tensorflow::GraphDef> BuildLogisticRegressionGraph(
-    const ModelOptions& options) {
-  const LogisticRegressionNames names;
-  const int64_t d = options.num_features;
-  GraphBuilder b;
-  Output x = b.Placeholder(tensorflow::DT_FLOAT, {-1, d}, names.x);
-  Output y = b.Placeholder(tensorflow::DT_FLOAT, {-1, 1}, names.y);
+namespace {
 
-  Output w = b.Variable(TensorShape({d, 1}), tensorflow::DT_FLOAT, names.w);
-  Output bias = b.Variable(TensorShape({1}), tensorflow::DT_FLOAT, names.b);
-  Output init_w = b.Assign(
-      w, b.Const<float>(std::vector<float>(d, 0.0f), {d, 1}, "w/zeros"),
-      "w/Assign");
-  Output init_b =
-      b.Assign(bias, b.Const<float>({0.0f}, {1}, "b/zeros"), "b/Assign");
-  b.Group({init_w, init_b}, names.init);
+// What one shard contributes: its gradients and metrics.
+struct ShardOutputs {
+  Output grad_w;
+  Output grad_b;
+  Output loss;
+  Output accuracy;
+};
+
+// Forward pass, hand-written gradients and metrics of one shard, in the
+// builder's current name and device scope. `loss_name` / `accuracy_name`
+// name the metric nodes.
+ShardOutputs BuildShard(GraphBuilder& b, const ModelOptions& options,
+                        const std::string& x_name, const std::string& y_name,
+                        const Output& w, const Output& bias,
+                        const std::string& loss_name,
+                        const std::string& accuracy_name) {
+  const int64_t d = options.num_features;
+  Output x = b.Placeholder(tensorflow::DT_FLOAT, {-1, d}, x_name);
+  Output y = b.Placeholder(tensorflow::DT_FLOAT, {-1, 1}, y_name);
 
   // Forward pass.
   Output z = b.BiasAdd(b.MatMul(x, w, false, false, "MatMul"), bias, "logits");
   Output p = b.Sigmoid(z, "probability");
 
   // Gradients by hand: d(mean BCE)/dz = (sigmoid(z) - y) / N.
+  ShardOutputs out;
   Output n = b.Cast(b.AddSingleOutputNode("Size", {y}), tensorflow::DT_FLOAT,
                     "batch_size");
   Output dz = b.RealDiv(b.Sub(p, y, "gradients/error"), n, "gradients/dz");
-  Output grad_w = b.MatMul(x, dz, /*transpose_a=*/true, false, "gradients/w");
-  Output grad_b = b.Sum(dz, b.Const<int32_t>({0}, {1}, "gradients/b/axis"),
-                        false, "gradients/b");
-  Output lr = b.Scalar<float>(options.learning_rate, "learning_rate");
-  Output update_w = b.ApplyGradientDescent(w, lr, grad_w, "train/update_w");
-  Output update_b = b.ApplyGradientDescent(bias, lr, grad_b, "train/update_b");
-  b.Group({update_w, update_b}, names.train);
+  out.grad_w = b.MatMul(x, dz, /*transpose_a=*/true, false, "gradients/w");
+  out.grad_b = b.Sum(dz, b.Const<int32_t>({0}, {1}, "gradients/b/axis"), false,
+                     "gradients/b");
 
   // Metrics, optionally on a device of their own.
-  GraphBuilder::DeviceScope metrics_device(&b, options.metrics_device);
+  std::unique_ptr<GraphBuilder::DeviceScope> metrics_device;
+  if (!options.metrics_device.empty()) {
+    metrics_device =
+        std::make_unique<GraphBuilder::DeviceScope>(&b, options.metrics_device);
+  }
   Output all_axes = b.Const<int32_t>({0, 1}, {2}, "metrics/all_axes");
   // Stable binary cross-entropy: max(z, 0) - z * y + log(1 + exp(-|z|)).
   Output per_sample = b.AddV2(
@@ -50,12 +60,94 @@ absl::StatusOr<tensorflow::GraphDef> BuildLogisticRegressionGraph(
       b.Log(b.AddV2(b.Scalar<float>(1.0f, "metrics/one"),
                     b.Exp(b.Neg(b.Abs(z))))),
       "metrics/bce");
-  b.Mean(per_sample, all_axes, false, names.loss);
+  out.loss = b.Mean(per_sample, all_axes, false, loss_name);
   Output predicted = b.Cast(b.Greater(p, b.Scalar<float>(0.5f, "metrics/half")),
                             tensorflow::DT_FLOAT, "metrics/predicted");
   Output correct =
       b.Cast(b.Equal(predicted, y), tensorflow::DT_FLOAT, "metrics/correct");
-  b.Mean(correct, all_axes, false, names.accuracy);
+  out.accuracy = b.Mean(correct, all_axes, false, accuracy_name);
+  return out;
+}
+
+// mean_i(values[i]) as AddN * (1/k), named `name`.
+Output Average(GraphBuilder& b, const std::vector<Output>& values,
+               const std::string& name) {
+  Output scale = b.Scalar<float>(1.0f / static_cast<float>(values.size()),
+                                 name + "/scale");
+  return b.Mul(b.AddN(values, name + "/sum"), scale, name);
+}
+
+}  // namespace
+
+int NumShards(const ModelOptions& options) {
+  return std::max<int>(1, static_cast<int>(options.shard_devices.size()));
+}
+
+std::string ShardFeedName(const std::string& base, int shard, int num_shards) {
+  if (num_shards <= 1) return base;
+  return absl::StrCat("shard_", shard, "/", base);
+}
+
+absl::StatusOr<tensorflow::GraphDef> BuildLogisticRegressionGraph(
+    const ModelOptions& options) {
+  const LogisticRegressionNames names;
+  const int64_t d = options.num_features;
+  const int k = NumShards(options);
+  GraphBuilder b;
+
+  Output w, bias, lr;
+  {
+    GraphBuilder::DeviceScope variables(&b, options.variable_device);
+    w = b.Variable(TensorShape({d, 1}), tensorflow::DT_FLOAT, names.w);
+    bias = b.Variable(TensorShape({1}), tensorflow::DT_FLOAT, names.b);
+    Output init_w = b.Assign(
+        w, b.Const<float>(std::vector<float>(d, 0.0f), {d, 1}, "w/zeros"),
+        "w/Assign");
+    Output init_b =
+        b.Assign(bias, b.Const<float>({0.0f}, {1}, "b/zeros"), "b/Assign");
+    b.Group({init_w, init_b}, names.init);
+    lr = b.Scalar<float>(options.learning_rate, "learning_rate");
+  }
+
+  Output grad_w, grad_b;
+  if (k == 1) {
+    std::unique_ptr<GraphBuilder::DeviceScope> shard_device;
+    if (!options.shard_devices.empty()) {
+      shard_device = std::make_unique<GraphBuilder::DeviceScope>(
+          &b, options.shard_devices[0]);
+    }
+    ShardOutputs shard = BuildShard(b, options, names.x, names.y, w, bias,
+                                    names.loss, names.accuracy);
+    grad_w = shard.grad_w;
+    grad_b = shard.grad_b;
+  } else {
+    ModelOptions per_shard = options;
+    per_shard.metrics_device.clear();  // Each shard's metrics stay with it.
+    std::vector<ShardOutputs> shards;
+    for (int i = 0; i < k; ++i) {
+      GraphBuilder::DeviceScope device(&b, options.shard_devices[i]);
+      GraphBuilder::NameScope scope(&b, absl::StrCat("shard_", i));
+      shards.push_back(BuildShard(b, per_shard, names.x, names.y, w, bias,
+                                  "loss", "accuracy"));
+    }
+    std::vector<Output> gw, gb, losses, accuracies;
+    for (const ShardOutputs& s : shards) {
+      gw.push_back(s.grad_w);
+      gb.push_back(s.grad_b);
+      losses.push_back(s.loss);
+      accuracies.push_back(s.accuracy);
+    }
+    GraphBuilder::DeviceScope variables(&b, options.variable_device);
+    grad_w = Average(b, gw, "gradients/w");
+    grad_b = Average(b, gb, "gradients/b");
+    Average(b, losses, names.loss);
+    Average(b, accuracies, names.accuracy);
+  }
+
+  GraphBuilder::DeviceScope variables(&b, options.variable_device);
+  Output update_w = b.ApplyGradientDescent(w, lr, grad_w, "train/update_w");
+  Output update_b = b.ApplyGradientDescent(bias, lr, grad_b, "train/update_b");
+  b.Group({update_w, update_b}, names.train);
   return b.Build();
 }
 
@@ -83,6 +175,40 @@ Dataset MakeDataset(int num_samples, int num_features, uint32_t seed) {
     y(i, 0) = uniform(rng) < 1.0f / (1.0f + std::exp(-z)) ? 1.0f : 0.0f;
   }
   return data;
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, Tensor>>> ShardFeeds(
+    const Dataset& data, int num_shards) {
+  const int64_t rows = data.x.dim_size(0);
+  const int64_t features = data.x.dim_size(1);
+  if (num_shards < 1 || rows < num_shards) {
+    return errors::InvalidArgument("Cannot split ", rows, " samples into ",
+                                   num_shards, " shards");
+  }
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  if (num_shards == 1) {
+    feeds.emplace_back(ShardFeedName("x", 0, 1), data.x);
+    feeds.emplace_back(ShardFeedName("y", 0, 1), data.y);
+    return feeds;
+  }
+  auto x = data.x.matrix<float>();
+  auto y = data.y.matrix<float>();
+  int64_t begin = 0;
+  for (int i = 0; i < num_shards; ++i) {
+    const int64_t n = rows / num_shards + (i < rows % num_shards ? 1 : 0);
+    Tensor xs(tensorflow::DT_FLOAT, TensorShape({n, features}));
+    Tensor ys(tensorflow::DT_FLOAT, TensorShape({n, 1}));
+    auto xm = xs.matrix<float>();
+    auto ym = ys.matrix<float>();
+    for (int64_t r = 0; r < n; ++r) {
+      for (int64_t j = 0; j < features; ++j) xm(r, j) = x(begin + r, j);
+      ym(r, 0) = y(begin + r, 0);
+    }
+    begin += n;
+    feeds.emplace_back(ShardFeedName("x", i, num_shards), std::move(xs));
+    feeds.emplace_back(ShardFeedName("y", i, num_shards), std::move(ys));
+  }
+  return feeds;
 }
 
 }  // namespace examples

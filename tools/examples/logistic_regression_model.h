@@ -7,11 +7,26 @@
 //   train  = { w -= lr * x^T @ dz,  b -= lr * sum(dz) }  (ApplyGradientDescent)
 //
 // plus an accuracy metric. Also the synthetic data it learns from.
+//
+// Data parallel (ModelOptions::shard_devices with two or more devices): the
+// batch is fed in equal shards ("shard_0/x", "shard_0/y", ...; ShardFeeds),
+// each shard's forward pass and gradients run on its own device (a worker
+// task) reading the variables from variable_device (the ps task), and the
+// shard gradients are averaged and applied there:
+//
+//   ps:        w, b;  w -= lr * mean_i(gw_i),  b -= lr * mean_i(gb_i)
+//   worker i:  z_i = x_i @ w + b;  dz_i = (sigmoid(z_i) - y_i) / N_i;
+//              gw_i = x_i^T @ dz_i;  gb_i = sum(dz_i);  loss_i, accuracy_i
+//
+// With equal shards that is exactly the full-batch gradient, so the loss
+// curve matches the single-device graph's (up to float rounding); "loss"
+// and "accuracy" are the means of the shards'.
 #ifndef TRIBUTARY_TOOLS_EXAMPLES_LOGISTIC_REGRESSION_MODEL_H_
 #define TRIBUTARY_TOOLS_EXAMPLES_LOGISTIC_REGRESSION_MODEL_H_
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -36,10 +51,26 @@ struct LogisticRegressionNames {
 struct ModelOptions {
   int num_features = 4;
   float learning_rate = 0.5f;
-  // Where the loss/accuracy metrics run ("" = wherever the placer puts
-  // them), e.g. "/device:CPU:1" to make the step span two devices.
+  // Single-shard graph only: where the loss/accuracy metrics run ("" =
+  // wherever the placer puts them), e.g. "/device:CPU:1" to make the step
+  // span two devices.
   std::string metrics_device;
+  // Where the variables, their initialisers and updates (and, sharded, the
+  // averaging of the gradients) live, e.g. "/job:ps/replica:0/task:0"; ""
+  // = wherever the placer puts them.
+  std::string variable_device;
+  // Fewer than two: one shard, fed as "x"/"y", placed by the placer (or
+  // on the one device given). Two or more: the data-parallel graph above,
+  // shard i on shard_devices[i] (e.g. "/job:worker/replica:0/task:1").
+  std::vector<std::string> shard_devices;
 };
+
+// Number of shards the graph for `options` is fed in (at least 1).
+int NumShards(const ModelOptions& options);
+
+// The feed name of placeholder `base` ("x" or "y") of shard `shard` out of
+// `num_shards`: "x" for a single shard, "shard_1/x" otherwise.
+std::string ShardFeedName(const std::string& base, int shard, int num_shards);
 
 absl::StatusOr<tensorflow::GraphDef> BuildLogisticRegressionGraph(
     const ModelOptions& options);
@@ -55,6 +86,13 @@ struct Dataset {
 // x ~ N(0, 1); y ~ Bernoulli(sigmoid(x . true_w + true_b)); deterministic
 // for a given seed.
 Dataset MakeDataset(int num_samples, int num_features, uint32_t seed);
+
+// The feeds of one step over all of `data`: x and y split by rows into
+// `num_shards` contiguous shards as even as possible (the first
+// num_samples % num_shards shards get one row more), named by
+// ShardFeedName. InvalidArgument when there are fewer rows than shards.
+absl::StatusOr<std::vector<std::pair<std::string, Tensor>>> ShardFeeds(
+    const Dataset& data, int num_shards);
 
 }  // namespace examples
 }  // namespace tributary

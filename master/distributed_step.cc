@@ -1,0 +1,281 @@
+#include "master/distributed_step.h"
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/random/random.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/framework/status.h"
+#include "master/worker_calls.h"
+
+namespace tributary {
+namespace {
+
+using RunGroup = WorkerCallGroup<RunGraphRequestMsg, RunGraphResponseMsg>;
+
+bool IsCancellationFallout(const absl::Status& s) {
+  return absl::IsCancelled(s) || absl::IsAborted(s);
+}
+
+// RunGraph, with an error stored in the response body (a worker asked for
+// it or not) turned into the call's status.
+void StartRunGraphChecked(WorkerInterface* worker, CallOptions* opts,
+                          const RunGraphRequestMsg* request,
+                          RunGraphResponseMsg* response, StatusCallback done) {
+  worker->RunGraphAsync(
+      opts, request, response,
+      [response, done = std::move(done)](const absl::Status& s) {
+        if (s.ok() && response->proto.status_code() != 0) {
+          done(absl::Status(FromErrorCodeInt(response->proto.status_code()),
+                            response->proto.status_error_message()));
+          return;
+        }
+        done(s);
+      });
+}
+
+}  // namespace
+
+int64_t NewStepId() {
+  thread_local absl::BitGen gen;
+  return absl::Uniform<int64_t>(gen, 1, std::numeric_limits<int64_t>::max());
+}
+
+struct DistributedStep::Shared {
+  // Fixed before any callback can run.
+  DetachedCallEnv cleanup_env;
+  std::vector<TaskWorker> workers;
+  int64_t step_id = 0;
+  // Clean up when the last RunGraph completes even without an error (not
+  // for the inner calls of a partial run).
+  bool cleanup_when_done = true;
+  std::atomic<size_t> remaining{0};
+
+  absl::Mutex mu;
+  RunGroup group;
+  bool started ABSL_GUARDED_BY(mu) = false;
+  bool cancel_started ABSL_GUARDED_BY(mu) = false;
+  // The master's own reason (Cancel(), the deadline); OK for a worker error.
+  absl::Status cancel_reason ABSL_GUARDED_BY(mu);
+
+  // First caller cancels every RunGraph of the step and aborts the step on
+  // every worker; later callers do nothing.
+  void StartCancellation(const absl::Status& reason) {
+    bool started_calls;
+    {
+      absl::MutexLock l(&mu);
+      if (cancel_started) return;
+      cancel_started = true;
+      cancel_reason = reason;
+      started_calls = started;
+    }
+    group.Interrupt();
+    if (!started_calls) return;
+    group.CancelAll();
+    CleanupGraphAsync(cleanup_env, workers, step_id);
+  }
+
+  bool cancelling() {
+    absl::MutexLock l(&mu);
+    return cancel_started;
+  }
+  absl::Status reason() {
+    absl::MutexLock l(&mu);
+    return cancel_reason;
+  }
+};
+
+DistributedStep::DistributedStep(const MasterEnv* env,
+                                 std::shared_ptr<const RegisteredGraph> graph,
+                                 StepOptions options)
+    : env_(env),
+      graph_(std::move(graph)),
+      options_(std::move(options)),
+      shared_(std::make_shared<Shared>()) {
+  shared_->cleanup_env = env_->detached();
+  shared_->workers = graph_->workers();
+  shared_->step_id = options_.step_id;
+  shared_->cleanup_when_done =
+      !options_.is_partial || options_.is_last_partial_run;
+}
+
+void DistributedStep::Cancel(const absl::Status& reason) {
+  shared_->StartCancellation(reason);
+}
+
+absl::Status DistributedStep::Run(const NamedTensors& feeds,
+                                  const std::vector<int>& fetches,
+                                  std::vector<Tensor>* outputs,
+                                  tensorflow::RunMetadata* metadata) {
+  const RegisteredGraph& graph = *graph_;
+  const StepSignature& sig = graph.signature();
+  const int client = graph.client_partition();
+  if (client < 0 && !fetches.empty()) {
+    return errors::Internal("Step has fetches but no client partition");
+  }
+
+  // Requests.
+  absl::flat_hash_map<std::string, int> feed_index;
+  for (size_t i = 0; i < sig.feeds.size(); ++i) {
+    feed_index[sig.feeds[i]] = static_cast<int>(i);
+  }
+  RunGroup& group = shared_->group;
+  for (size_t p = 0; p < graph.partitions().size(); ++p) {
+    const WorkerPartition& part = graph.partitions()[p];
+    RunGroup::Call* call = group.Add(part.target.task, part.target.worker);
+    tensorflow::RunGraphRequest& req = call->request.proto;
+    req.set_session_handle(options_.session_handle);
+    req.set_create_worker_session_called(true);
+    req.set_graph_handle(part.graph_handle);
+    req.set_step_id(options_.step_id);
+    if (options_.trace) {
+      req.mutable_exec_opts()->set_record_timeline(true);
+      req.mutable_exec_opts()->set_record_costs(true);
+    }
+    if (options_.output_partition_graphs) {
+      req.mutable_exec_opts()->set_record_partition_graphs(true);
+    }
+    req.set_is_partial(options_.is_partial);
+    req.set_is_last_partial_run(options_.is_last_partial_run);
+    if (static_cast<int>(p) == client) {
+      for (const auto& [name, value] : feeds) {
+        auto it = feed_index.find(name);
+        if (it == feed_index.end()) {
+          return errors::Internal("Feed ", name, " is not in the signature");
+        }
+        call->request.send.emplace_back(graph.feed_keys()[it->second], value);
+      }
+      for (int j : fetches) req.add_recv_key(graph.fetch_keys()[j]);
+    }
+  }
+  const size_t n = group.size();
+  if (n == 0) {
+    if (outputs != nullptr) outputs->clear();
+    return absl::OkStatus();
+  }
+
+  {
+    absl::MutexLock l(&shared_->mu);
+    if (shared_->cancel_started) return shared_->cancel_reason;
+    shared_->started = true;
+  }
+  shared_->remaining.store(n);
+  std::shared_ptr<Shared> shared = shared_;
+  group.Start(options_.deadline, StartRunGraphChecked,
+              [shared](size_t, const absl::Status& s, RunGroup::Call&) {
+                if (!s.ok()) shared->StartCancellation(absl::OkStatus());
+                if (shared->remaining.fetch_sub(1) == 1 &&
+                    (shared->cleanup_when_done || shared->cancelling())) {
+                  CleanupGraphAsync(shared->cleanup_env, shared->workers,
+                                    shared->step_id);
+                }
+              });
+
+  // Wait: for everything, or for the first error and then (bounded) for the
+  // rest, so the root cause can be told from the fallout.
+  group.WaitAllOrError(options_.deadline);
+  if (!group.all_done() && shared_->cancelling()) {
+    group.WaitAll(std::min(options_.deadline,
+                           DeadlineAfter(env_->cancel_grace)));
+  }
+  bool timed_out = false;
+  absl::Status deadline_exceeded;
+  std::vector<std::string> still_running;
+  if (!group.all_done()) {
+    for (size_t i = 0; i < n; ++i) {
+      if (!group.done(i)) still_running.push_back(group.call(i).task);
+    }
+    if (absl::Now() >= options_.deadline) {
+      timed_out = true;
+      deadline_exceeded = errors::DeadlineExceeded(
+          "Step ", options_.step_id, " did not finish within ",
+          options_.deadline_source, " and was cancelled; partitions still "
+          "running on ", absl::StrJoin(still_running, ", "));
+      shared_->StartCancellation(deadline_exceeded);
+    }
+  }
+
+  // The root cause among the completed calls, in completion order.
+  absl::Status first_error;
+  absl::Status root;
+  for (size_t i : group.completion_order()) {
+    absl::Status s = group.status(i, absl::OkStatus());
+    if (s.ok()) continue;
+    if (first_error.ok()) first_error = s;
+    if (root.ok() && !IsCancellationFallout(s)) root = s;
+  }
+  if (root.ok()) root = first_error;
+  const absl::Status master_reason = shared_->reason();
+
+  // 1. A worker's own failure wins over everything it may have caused.
+  if (!root.ok() && !IsCancellationFallout(root) &&
+      !absl::IsDeadlineExceeded(root)) {
+    return root;
+  }
+  // 2. The master stopped the step (deadline, session closed, client
+  //    cancelled) before any worker failed.
+  if (!master_reason.ok()) return master_reason;
+  // 3. A worker failed with fallout-like errors only: the first of them.
+  if (!root.ok()) {
+    if (absl::IsDeadlineExceeded(root) && !options_.deadline_source.empty()) {
+      return errors::DeadlineExceeded(
+          "Step ", options_.step_id, " did not finish within ",
+          options_.deadline_source, ": ", root.message());
+    }
+    return root;
+  }
+  if (timed_out) return deadline_exceeded;
+  if (!group.all_done()) {
+    return errors::Internal("Step ", options_.step_id, " on ",
+                            absl::StrJoin(still_running, ", "),
+                            " did not report within the cancellation grace");
+  }
+
+  // Success. Every call is done, so every response may be read.
+  if (metadata != nullptr) {
+    for (size_t i = 0; i < n; ++i) {
+      const tensorflow::RunGraphResponse& resp = group.call(i).response.proto;
+      if (options_.trace) {
+        for (const auto& dev : resp.step_stats().dev_stats()) {
+          *metadata->mutable_step_stats()->add_dev_stats() = dev;
+        }
+      }
+      if (options_.output_partition_graphs) {
+        if (resp.partition_graph_size() > 0) {
+          for (const auto& g : resp.partition_graph()) {
+            *metadata->add_partition_graphs() = g;
+          }
+        } else {
+          *metadata->add_partition_graphs() = graph.partitions()[i].graph_def;
+        }
+      }
+    }
+  }
+  if (outputs != nullptr) {
+    outputs->clear();
+    if (!fetches.empty()) {
+      NamedTensors& recv = group.call(client).response.recv;
+      if (recv.size() != fetches.size()) {
+        return errors::Internal("Worker ", group.call(client).task,
+                                " answered ", recv.size(),
+                                " tensors for ", fetches.size(), " fetches");
+      }
+      for (size_t j = 0; j < fetches.size(); ++j) {
+        const Tensor& t = recv[j].second;
+        if (!t.IsInitialized()) {
+          return errors::FailedPrecondition(
+              "Attempting to use uninitialized value ",
+              sig.fetches[fetches[j]]);
+        }
+        outputs->push_back(std::move(recv[j].second));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tributary

@@ -1,0 +1,178 @@
+#include "master/grpc_master_service.h"
+
+#include <chrono>
+#include <utility>
+
+#include "absl/time/time.h"
+#include "common/rpc/grpc_status.h"
+#include "common/rpc/tensor_coding.h"
+#include "grpcpp/server_context.h"
+#include "grpcpp/support/server_callback.h"
+#include "protos/master_service.grpc.pb.h"
+
+namespace tributary {
+namespace {
+
+using grpc::CallbackServerContext;
+using grpc::ServerUnaryReactor;
+using tensorflow::MasterService;
+
+// RunStepRequest.feed and RunStepResponse.tensor.
+constexpr int kRunStepFeedField = 2;
+constexpr int kRunStepTensorField = 1;
+
+// One call: its CallOptions (the client's deadline; cancelled with the
+// call). Deletes itself when gRPC is done with it, which is only after
+// Finish, the last thing the pool task does.
+class MasterCall : public ServerUnaryReactor {
+ public:
+  explicit MasterCall(CallbackServerContext* context) {
+    const auto deadline = context->deadline();
+    if (deadline != std::chrono::system_clock::time_point::max()) {
+      opts_.SetDeadline(absl::FromChrono(deadline));
+    }
+  }
+  CallOptions* opts() { return &opts_; }
+  void OnCancel() override { opts_.StartCancel(); }
+  void OnDone() override { delete this; }
+
+ private:
+  CallOptions opts_;
+};
+
+class RunStepCall : public MasterCall {
+ public:
+  using MasterCall::MasterCall;
+  RunStepRequestMsg request;
+  RunStepResponseMsg response;
+};
+
+class GrpcMasterService final
+    : public MasterService::WithRawCallbackMethod_RunStep<
+          MasterService::CallbackService> {
+ public:
+  GrpcMasterService(Master* master, BlockingCallPool* pool,
+                    Allocator* allocator)
+      : master_(master),
+        pool_(pool),
+        allocator_(allocator != nullptr ? allocator : cpu_allocator()) {}
+
+  ServerUnaryReactor* CreateSession(
+      CallbackServerContext* context,
+      const tensorflow::CreateSessionRequest* request,
+      tensorflow::CreateSessionResponse* response) override {
+    return Serve(context, [this, request, response](CallOptions* opts) {
+      return master_->CreateSession(opts, *request, response);
+    });
+  }
+  ServerUnaryReactor* ExtendSession(
+      CallbackServerContext* context,
+      const tensorflow::ExtendSessionRequest* request,
+      tensorflow::ExtendSessionResponse* response) override {
+    return Serve(context, [this, request, response](CallOptions*) {
+      return master_->ExtendSession(*request, response);
+    });
+  }
+  ServerUnaryReactor* PartialRunSetup(
+      CallbackServerContext* context,
+      const tensorflow::PartialRunSetupRequest* request,
+      tensorflow::PartialRunSetupResponse* response) override {
+    return Serve(context, [this, request, response](CallOptions*) {
+      return master_->PartialRunSetup(*request, response);
+    });
+  }
+  ServerUnaryReactor* CloseSession(
+      CallbackServerContext* context,
+      const tensorflow::CloseSessionRequest* request,
+      tensorflow::CloseSessionResponse* response) override {
+    return Serve(context, [this, request, response](CallOptions*) {
+      return master_->CloseSession(*request, response);
+    });
+  }
+  ServerUnaryReactor* ListDevices(
+      CallbackServerContext* context,
+      const tensorflow::ListDevicesRequest* request,
+      tensorflow::ListDevicesResponse* response) override {
+    return Serve(context, [this, request, response](CallOptions* opts) {
+      return master_->ListDevices(opts, *request, response);
+    });
+  }
+  ServerUnaryReactor* Reset(CallbackServerContext* context,
+                            const tensorflow::ResetRequest* request,
+                            tensorflow::ResetResponse* response) override {
+    return Serve(context, [this, request, response](CallOptions*) {
+      return master_->Reset(*request, response);
+    });
+  }
+  ServerUnaryReactor* MakeCallable(
+      CallbackServerContext* context,
+      const tensorflow::MakeCallableRequest* request,
+      tensorflow::MakeCallableResponse* response) override {
+    return Serve(context, [this, request, response](CallOptions*) {
+      return master_->MakeCallable(*request, response);
+    });
+  }
+  ServerUnaryReactor* RunCallable(
+      CallbackServerContext* context,
+      const tensorflow::RunCallableRequest* request,
+      tensorflow::RunCallableResponse* response) override {
+    return Serve(context, [this, request, response](CallOptions* opts) {
+      return master_->RunCallable(opts, *request, response);
+    });
+  }
+  ServerUnaryReactor* ReleaseCallable(
+      CallbackServerContext* context,
+      const tensorflow::ReleaseCallableRequest* request,
+      tensorflow::ReleaseCallableResponse* response) override {
+    return Serve(context, [this, request, response](CallOptions*) {
+      return master_->ReleaseCallable(*request, response);
+    });
+  }
+
+  ServerUnaryReactor* RunStep(CallbackServerContext* context,
+                              const grpc::ByteBuffer* request,
+                              grpc::ByteBuffer* response) override {
+    auto* call = new RunStepCall(context);
+    pool_->Schedule([this, call, request, response] {
+      absl::Status s =
+          DecodeWithNamedTensors(*request, kRunStepFeedField, allocator_,
+                                 &call->request.proto, &call->request.feed);
+      if (s.ok()) {
+        s = master_->RunStep(call->opts(), call->request, &call->response);
+      }
+      if (s.ok()) {
+        // Fetched tensors go out from their own buffers.
+        EncodeWithNamedTensors(call->response.proto, kRunStepTensorField,
+                               call->response.tensor, response);
+      }
+      call->Finish(ToGrpcStatus(s));
+    });
+    return call;
+  }
+
+ private:
+  // Runs `fn` on a pool thread and finishes the call with its status.
+  template <typename Fn>
+  ServerUnaryReactor* Serve(CallbackServerContext* context, Fn fn) {
+    auto* call = new MasterCall(context);
+    pool_->Schedule([call, fn = std::move(fn)] {
+      const absl::Status s = fn(call->opts());
+      call->Finish(ToGrpcStatus(s));
+    });
+    return call;
+  }
+
+  Master* const master_;
+  BlockingCallPool* const pool_;
+  Allocator* const allocator_;
+};
+
+}  // namespace
+
+std::unique_ptr<grpc::Service> NewGrpcMasterService(Master* master,
+                                                    BlockingCallPool* pool,
+                                                    Allocator* allocator) {
+  return std::make_unique<GrpcMasterService>(master, pool, allocator);
+}
+
+}  // namespace tributary

@@ -1,0 +1,207 @@
+// The master's gRPC service on 127.0.0.1, called the way TensorFlow's
+// client calls it: generated protobuf stubs (typed float_val feeds, as
+// TensorFlow's Python sends them), store_errors_in_response_body, call
+// deadlines. The workers are fakes.
+
+#include "master/grpc_master_service.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/framework/tensor_testutil.h"
+#include "common/rpc/grpc_channel.h"
+#include "common/rpc/grpc_server.h"
+#include "gmock/gmock.h"
+#include "grpcpp/client_context.h"
+#include "gtest/gtest.h"
+#include "master/testing/master_test_util.h"
+#include "protos/master_service.grpc.pb.h"
+
+namespace tributary {
+namespace test {
+namespace {
+
+using ::testing::HasSubstr;
+
+class GrpcMasterServiceTest : public MasterTest {
+ protected:
+  void SetUp() override {
+    MasterTest::SetUp();
+    pool_ = std::make_unique<BlockingCallPool>();
+    service_ = NewGrpcMasterService(master_.get(), pool_.get());
+    absl::StatusOr<GrpcServerHandle> server =
+        StartGrpcServer("127.0.0.1:0", {service_.get()});
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = std::move(*server);
+    stub_ = tensorflow::MasterService::NewStub(NewGrpcChannel(server_.address));
+  }
+  void TearDown() override {
+    server_.server->Shutdown(std::chrono::system_clock::now() +
+                             std::chrono::seconds(5));
+    server_.server.reset();
+    pool_.reset();
+    service_.reset();
+    MasterTest::TearDown();
+  }
+
+  std::string CreateOverGrpc(const tensorflow::GraphDef& graph) {
+    grpc::ClientContext ctx;
+    tensorflow::CreateSessionRequest req;
+    *req.mutable_graph_def() = graph;
+    tensorflow::CreateSessionResponse resp;
+    grpc::Status s = stub_->CreateSession(&ctx, req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return resp.session_handle();
+  }
+
+  std::unique_ptr<BlockingCallPool> pool_;
+  std::unique_ptr<grpc::Service> service_;
+  GrpcServerHandle server_;
+  std::unique_ptr<tensorflow::MasterService::Stub> stub_;
+};
+
+TEST_F(GrpcMasterServiceTest, RunStepWithTypedFeedsAndFetches) {
+  const std::string h = CreateOverGrpc(PsWorkerGraph());
+  w0_->SetFetchValue("z:0", test::AsTensor<float>({5, 6}));
+  grpc::ClientContext ctx;
+  tensorflow::RunStepRequest req;
+  req.set_session_handle(h);
+  auto* feed = req.add_feed();
+  feed->set_name("x:0");
+  feed->mutable_tensor()->set_dtype(tensorflow::DT_FLOAT);
+  feed->mutable_tensor()->mutable_tensor_shape()->add_dim()->set_size(2);
+  feed->mutable_tensor()->add_float_val(1);
+  feed->mutable_tensor()->add_float_val(2);
+  req.add_fetch("z:0");
+  req.add_fetch("x:0");
+  tensorflow::RunStepResponse resp;
+  grpc::Status s = stub_->RunStep(&ctx, req, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  ASSERT_EQ(resp.tensor_size(), 2);
+  EXPECT_EQ(resp.tensor(0).name(), "z:0");
+  absl::StatusOr<Tensor> z = Tensor::FromProto(resp.tensor(0).tensor());
+  absl::StatusOr<Tensor> x = Tensor::FromProto(resp.tensor(1).tensor());
+  ASSERT_TRUE(z.ok() && x.ok());
+  test::ExpectTensorEqual<float>(*z, test::AsTensor<float>({5, 6}));
+  test::ExpectTensorEqual<float>(*x, test::AsTensor<float>({1, 2}));
+}
+
+TEST_F(GrpcMasterServiceTest, BigFetch) {
+  const std::string h = CreateOverGrpc(PsWorkerGraph());
+  std::vector<float> big(4 << 20);  // 16 MiB, over gRPC's default limit.
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<float>(i % 977);
+  w0_->SetFetchValue("z:0", test::AsTensor<float>(big));
+  grpc::ClientContext ctx;
+  tensorflow::RunStepRequest req;
+  req.set_session_handle(h);
+  auto* feed = req.add_feed();
+  feed->set_name("x:0");
+  test::AsTensor<float>({1, 2}).AsProtoTensorContent(feed->mutable_tensor());
+  req.add_fetch("z:0");
+  tensorflow::RunStepResponse resp;
+  grpc::Status s = stub_->RunStep(&ctx, req, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  absl::StatusOr<Tensor> z = Tensor::FromProto(resp.tensor(0).tensor());
+  ASSERT_TRUE(z.ok());
+  test::ExpectTensorEqual<float>(*z, test::AsTensor<float>(big));
+}
+
+TEST_F(GrpcMasterServiceTest, ErrorsAsStatusOrInTheBody) {
+  {
+    grpc::ClientContext ctx;
+    tensorflow::RunStepRequest req;
+    req.set_session_handle("nope");
+    tensorflow::RunStepResponse resp;
+    grpc::Status s = stub_->RunStep(&ctx, req, &resp);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED);
+    EXPECT_EQ(s.error_message(), "Session nope is not found.");
+  }
+  {
+    grpc::ClientContext ctx;
+    tensorflow::RunStepRequest req;
+    req.set_session_handle("nope");
+    req.set_store_errors_in_response_body(true);
+    tensorflow::RunStepResponse resp;
+    grpc::Status s = stub_->RunStep(&ctx, req, &resp);
+    EXPECT_TRUE(s.ok());
+    EXPECT_EQ(resp.status_code(), tensorflow::error::ABORTED);
+    EXPECT_EQ(resp.status_error_message(), "Session nope is not found.");
+  }
+  {
+    grpc::ClientContext ctx;
+    tensorflow::ExtendSessionRequest req;
+    req.set_session_handle("nope");
+    tensorflow::ExtendSessionResponse resp;
+    EXPECT_EQ(stub_->ExtendSession(&ctx, req, &resp).error_code(),
+              grpc::StatusCode::ABORTED);
+  }
+}
+
+TEST_F(GrpcMasterServiceTest, ClientDeadlineCancelsTheStepOnTheWorkers) {
+  const std::string h = CreateOverGrpc(PsWorkerGraph());
+  w0_->SetFetchValue("z:0", test::AsTensor<float>({5, 6}));
+  FakeWorker* w1 = w1_.get();
+  w1_->SetRunGraphHandler([w1](CallOptions* opts, const RunGraphRequestMsg&,
+                               RunGraphResponseMsg*, StatusCallback done) {
+    w1->HangUntilCancelled(opts, std::move(done));
+  });
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() +
+                   std::chrono::milliseconds(200));
+  tensorflow::RunStepRequest req;
+  req.set_session_handle(h);
+  req.add_target("z");
+  auto* feed = req.add_feed();
+  feed->set_name("x:0");
+  test::AsTensor<float>({1, 2}).AsProtoTensorContent(feed->mutable_tensor());
+  tensorflow::RunStepResponse resp;
+  grpc::Status s = stub_->RunStep(&ctx, req, &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  // The step was cancelled and cleaned up on the workers.
+  tensorflow::CloseSessionRequest close;
+  close.set_session_handle(h);
+  tensorflow::CloseSessionResponse closed;
+  grpc::ClientContext close_ctx;
+  EXPECT_TRUE(stub_->CloseSession(&close_ctx, close, &closed).ok());
+  WaitForBackgroundCalls();
+  EXPECT_FALSE(w1_->cleanup_step_ids().empty());
+}
+
+TEST_F(GrpcMasterServiceTest, ListDevicesAndCallables) {
+  {
+    grpc::ClientContext ctx;
+    tensorflow::ListDevicesRequest req;
+    tensorflow::ListDevicesResponse resp;
+    ASSERT_TRUE(stub_->ListDevices(&ctx, req, &resp).ok());
+    EXPECT_EQ(resp.remote_device_size(), 4);
+  }
+  const std::string h = CreateOverGrpc(PsWorkerGraph());
+  tensorflow::MakeCallableResponse made;
+  {
+    grpc::ClientContext ctx;
+    tensorflow::MakeCallableRequest req;
+    req.set_session_handle(h);
+    req.mutable_options()->add_feed("x:0");
+    req.mutable_options()->add_fetch("x:0");
+    ASSERT_TRUE(stub_->MakeCallable(&ctx, req, &made).ok());
+  }
+  {
+    grpc::ClientContext ctx;
+    tensorflow::RunCallableRequest req;
+    req.set_session_handle(h);
+    req.set_handle(made.handle());
+    test::AsTensor<float>({3}).AsProtoField(req.add_feed());
+    tensorflow::RunCallableResponse resp;
+    grpc::Status s = stub_->RunCallable(&ctx, req, &resp);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    ASSERT_EQ(resp.fetch_size(), 1);
+    absl::StatusOr<Tensor> t = Tensor::FromProto(resp.fetch(0));
+    ASSERT_TRUE(t.ok());
+    test::ExpectTensorEqual<float>(*t, test::AsTensor<float>({3}));
+  }
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tributary

@@ -1,0 +1,133 @@
+#ifndef TRIBUTARY_MASTER_MASTER_H_
+#define TRIBUTARY_MASTER_MASTER_H_
+
+// The master's service logic (TensorFlow's Master): every MasterService
+// method over a WorkerCacheInterface, transport-free. The gRPC adapter
+// (grpc_master_service.h) and in-process callers (tests, one-process
+// clusters) call these methods directly.
+//
+//  * CreateSession: device_filters pick the tasks; GetStatus on each of
+//    them concurrently (bounded by operation_timeout_in_ms, else the
+//    discovery timeout; a task that does not answer is Unavailable naming
+//    it); a MasterSession is placed over their devices and a worker session
+//    created on each task. The handle is a random hex string.
+//  * An unknown handle is Aborted "Session <h> is not found." (TensorFlow's
+//    code: a client sees its session was lost, e.g. collected as idle).
+//  * RunStep with store_errors_in_response_body answers OK with the error
+//    in status_code / status_error_message, as TensorFlow's master does.
+//  * ListDevices: the session's devices with a handle; without one, every
+//    device of every task (discovery as in CreateSession).
+//  * Reset: closes every session, then CleanupAll(containers) on every task
+//    the request's device_filters admit.
+//  * A request_id seen before (RunStep, PartialRunSetup, MakeCallable,
+//    RunCallable) is Aborted: the client retried a request that arrived.
+//  * Sessions idle (no call running, none begun or ended) for longer than
+//    idle_session_timeout are closed by a background thread.
+//
+// Every method is blocking and thread-safe. Methods taking a CallOptions
+// honour its deadline and cancellation (may be null).
+
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "common/cluster/cluster_spec.h"
+#include "common/distributed/call_options.h"
+#include "common/distributed/worker_cache.h"
+#include "master/master_env.h"
+#include "master/master_messages.h"
+#include "master/master_session.h"
+#include "master/recent_request_ids.h"
+#include "protos/master.pb.h"
+
+namespace tributary {
+
+struct MasterOptions {
+  // Not owned; must outlive the master.
+  WorkerCacheInterface* worker_cache = nullptr;
+  // Task addresses for messages and the workers' ServerDef; may be empty.
+  ClusterSpec cluster;
+  absl::Duration discovery_timeout = absl::Seconds(30);
+  absl::Duration control_timeout = absl::Seconds(30);
+  absl::Duration cancel_grace = absl::Seconds(10);
+  // Sessions idle longer than this are closed; zero or negative: never.
+  absl::Duration idle_session_timeout = absl::Hours(1);
+  // How often idle sessions are looked for; zero: a quarter of the idle
+  // timeout, between 10 ms and 60 s.
+  absl::Duration gc_interval = absl::ZeroDuration();
+};
+
+class Master {
+ public:
+  explicit Master(MasterOptions options);
+  // Shutdown(ZeroDuration()) if not done yet.
+  ~Master();
+  Master(const Master&) = delete;
+  Master& operator=(const Master&) = delete;
+
+  absl::Status CreateSession(CallOptions* opts,
+                             const tensorflow::CreateSessionRequest& request,
+                             tensorflow::CreateSessionResponse* response);
+  absl::Status ExtendSession(const tensorflow::ExtendSessionRequest& request,
+                             tensorflow::ExtendSessionResponse* response);
+  absl::Status PartialRunSetup(
+      const tensorflow::PartialRunSetupRequest& request,
+      tensorflow::PartialRunSetupResponse* response);
+  absl::Status RunStep(CallOptions* opts, const RunStepRequestMsg& request,
+                       RunStepResponseMsg* response);
+  absl::Status CloseSession(const tensorflow::CloseSessionRequest& request,
+                            tensorflow::CloseSessionResponse* response);
+  absl::Status ListDevices(CallOptions* opts,
+                           const tensorflow::ListDevicesRequest& request,
+                           tensorflow::ListDevicesResponse* response);
+  absl::Status Reset(const tensorflow::ResetRequest& request,
+                     tensorflow::ResetResponse* response);
+  absl::Status MakeCallable(const tensorflow::MakeCallableRequest& request,
+                            tensorflow::MakeCallableResponse* response);
+  absl::Status RunCallable(CallOptions* opts,
+                           const tensorflow::RunCallableRequest& request,
+                           tensorflow::RunCallableResponse* response);
+  absl::Status ReleaseCallable(
+      const tensorflow::ReleaseCallableRequest& request,
+      tensorflow::ReleaseCallableResponse* response);
+
+  // Graceful stop: new calls get Unavailable; calls in flight get up to
+  // `grace` to finish; then every session is closed (its running steps
+  // cancelled) and the idle-session collector stops. Idempotent.
+  void Shutdown(absl::Duration grace);
+
+  // Closes the sessions idle since before `now - idle_session_timeout`;
+  // returns how many. The background collector calls this; tests may too.
+  int CollectIdleSessions(absl::Time now);
+
+  int num_sessions() const;
+  const MasterEnv& env() const { return env_; }
+
+ private:
+  class CallScope;
+
+  absl::StatusOr<std::shared_ptr<MasterSession>> FindSession(
+      const std::string& handle) const;
+  void GcLoop();
+
+  const MasterOptions options_;
+  MasterEnv env_;
+  RecentRequestIds request_ids_;
+
+  mutable absl::Mutex mu_;
+  std::map<std::string, std::shared_ptr<MasterSession>> sessions_
+      ABSL_GUARDED_BY(mu_);
+  bool shutting_down_ ABSL_GUARDED_BY(mu_) = false;
+  bool gc_stop_ ABSL_GUARDED_BY(mu_) = false;
+  int in_flight_ ABSL_GUARDED_BY(mu_) = 0;
+  std::thread gc_thread_;
+};
+
+}  // namespace tributary
+
+#endif  // TRIBUTARY_MASTER_MASTER_H_

@@ -1,0 +1,209 @@
+#ifndef TRIBUTARY_TESTS_DISTRIBUTED_CLUSTER_FIXTURE_H_
+#define TRIBUTARY_TESTS_DISTRIBUTED_CLUSTER_FIXTURE_H_
+
+// A real cluster for integration tests: one tributary-worker process per task
+// of a ClusterSpec and a tributary-master, all on 127.0.0.1 with ports the
+// kernel hands out, started from the test's runfiles.
+//
+//   auto cluster = TestCluster::Start();          // 1 ps + 2 workers + master
+//   ASSERT_TRUE(cluster.ok()) << cluster.status();
+//   auto session = NewSession((*cluster)->master_target());
+//   ...
+//   (*cluster)->KillTask("worker", 1);            // kill -9
+//   (*cluster)->RestartTask("worker", 1);         // same address, waits ready
+//   EXPECT_TRUE((*cluster)->TerminateAll(absl::Seconds(20)).ok());  // SIGTERM
+//
+// Start() returns once every worker answers GetStatus and the master answers
+// ListDevices (each bounded by ClusterOptions::start_timeout); a daemon that
+// exits or never answers fails Start() with its log in the message.
+//
+// No process outlives the test: the destructor SIGKILLs and reaps whatever is
+// still running, and every child has PR_SET_PDEATHSIG = SIGKILL, so even a
+// crashing test binary takes its daemons with it. (The death signal follows
+// the thread that forked; the fixture must be used from the test's main
+// thread, as gtest runs tests.)
+//
+// Logs: each daemon's stdout and stderr go to "<name>.log" (ps-0.log,
+// worker-1.log, master.log) in $TEST_UNDECLARED_OUTPUTS_DIR when Bazel sets
+// it (so they are kept in outputs.zip), else in a temporary directory. The
+// destructor prints the tail of every log when the current test has failed.
+
+#include <sys/types.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "grpcpp/channel.h"
+#include "protos/master_service.grpc.pb.h"
+#include "protos/worker_service.grpc.pb.h"
+
+namespace tributary {
+namespace test {
+
+// The absolute path of a file in the test's runfiles
+// ("worker/tributary-worker").
+std::string RunfilePath(const std::string& workspace_relative);
+std::string WorkerBinary();
+std::string MasterBinary();
+
+// `count` distinct TCP ports on 127.0.0.1 that were free a moment ago (all
+// bound at once, then released for the daemons to bind).
+absl::StatusOr<std::vector<int>> PickFreePorts(int count);
+
+// A directory for this test's files ($TEST_TMPDIR based), created fresh.
+std::string MakeTempDir(const std::string& prefix);
+
+// One child process with its output in a log file.
+class ChildProcess {
+ public:
+  // Forks and execs `binary` with `args` (argv[0] excluded), stdout and
+  // stderr appended to `log_path`. The environment is this process's minus
+  // TF_CONFIG, plus `env` ("NAME=value" entries).
+  static absl::StatusOr<std::unique_ptr<ChildProcess>> Spawn(
+      const std::string& name, const std::string& binary,
+      const std::vector<std::string>& args, const std::string& log_path,
+      const std::vector<std::string>& env = {});
+
+  ~ChildProcess();  // Kill()
+
+  const std::string& name() const { return name_; }
+  pid_t pid() const { return pid_; }
+  const std::string& log_path() const { return log_path_; }
+  std::string CommandLine() const;
+
+  // Whether it has not exited yet (reaps it if it has).
+  bool Running();
+  // Exit status once it has exited: the exit code, or 128 + signal number
+  // when a signal ended it (as a shell reports it).
+  absl::StatusOr<int> ExitCode() const;
+  // Waits up to `timeout` for it to exit; DeadlineExceeded if it does not.
+  absl::StatusOr<int> WaitForExit(absl::Duration timeout);
+  absl::Status SendSignal(int signal);
+  // SIGKILL and reap (no-op when already gone).
+  void Kill();
+  std::string ReadLog() const;
+
+ private:
+  ChildProcess(std::string name, std::string binary,
+               std::vector<std::string> args, std::string log_path, pid_t pid)
+      : name_(std::move(name)),
+        binary_(std::move(binary)),
+        args_(std::move(args)),
+        log_path_(std::move(log_path)),
+        pid_(pid) {}
+
+  const std::string name_;
+  const std::string binary_;
+  const std::vector<std::string> args_;
+  const std::string log_path_;
+  const pid_t pid_;
+  bool exited_ = false;
+  int exit_code_ = -1;
+};
+
+// Runs `binary args...` to completion (for flag and bad-spec checks).
+struct ExitResult {
+  int exit_code;       // 128 + signal when killed by a signal
+  std::string output;  // stdout and stderr together
+};
+absl::StatusOr<ExitResult> RunToExit(const std::string& binary,
+                                     const std::vector<std::string>& args,
+                                     absl::Duration timeout,
+                                     const std::vector<std::string>& env = {});
+
+struct ClusterOptions {
+  // Job name -> number of tasks (indices 0..n-1).
+  std::map<std::string, int> jobs = {{"ps", 1}, {"worker", 2}};
+  bool start_master = true;
+  // Extra flags for every worker / the master.
+  std::vector<std::string> worker_flags;
+  std::vector<std::string> master_flags;
+  // Bound on each daemon becoming ready (Start, RestartTask).
+  absl::Duration start_timeout = absl::Seconds(60);
+};
+
+class TestCluster {
+ public:
+  static absl::StatusOr<std::unique_ptr<TestCluster>> Start(
+      const ClusterOptions& options = ClusterOptions());
+
+  ~TestCluster();
+
+  // "127.0.0.1:port" and "grpc://127.0.0.1:port" of the master.
+  const std::string& master_address() const { return master_address_; }
+  std::string master_target() const { return "grpc://" + master_address_; }
+  // "127.0.0.1:port" of a task (empty when the cluster has no such task).
+  std::string TaskAddress(const std::string& job, int task) const;
+  // "/job:<job>/replica:0/task:<t>" of every task, job then task order.
+  std::vector<std::string> TaskNames() const;
+  // The cluster spec file the daemons were given, and its JSON text.
+  const std::string& cluster_spec_path() const { return spec_path_; }
+  const std::string& cluster_spec_json() const { return spec_json_; }
+  const std::string& log_dir() const { return log_dir_; }
+
+  // kill -9 of one task's worker; returns once it is reaped.
+  absl::Status KillTask(const std::string& job, int task);
+  // Starts the task's worker again (after KillTask or a crash) on the same
+  // address and waits until it answers GetStatus.
+  absl::Status RestartTask(const std::string& job, int task);
+  bool TaskRunning(const std::string& job, int task);
+  // Process ids of the daemons started (workers, then the master).
+  std::vector<pid_t> Pids() const;
+  bool MasterRunning();
+
+  // SIGTERM to every running daemon, then waits up to `grace` for each to
+  // exit. OK when all exited with status 0; otherwise an error naming each
+  // daemon that did not (those still running are then killed).
+  absl::Status TerminateAll(absl::Duration grace);
+
+  // Raw gRPC stubs, for what the Session API does not expose.
+  std::unique_ptr<tensorflow::MasterService::Stub> NewMasterStub() const;
+  std::unique_ptr<tensorflow::WorkerService::Stub> NewWorkerStub(
+      const std::string& job, int task) const;
+
+  // The last `max_lines` lines of every daemon's log, with headers.
+  std::string LogTails(int max_lines = 80) const;
+  // Prints LogTails() to stderr.
+  void DumpLogs() const;
+
+ private:
+  struct Task {
+    std::string job;
+    int index;
+    std::string address;
+    std::unique_ptr<ChildProcess> process;
+  };
+
+  explicit TestCluster(ClusterOptions options) : options_(std::move(options)) {}
+
+  Task* FindTask(const std::string& job, int task);
+  const Task* FindTask(const std::string& job, int task) const;
+  absl::Status SpawnWorker(Task* task);
+  absl::Status SpawnMaster();
+  absl::Status WaitForWorker(Task* task, absl::Time deadline);
+  absl::Status WaitForMaster(absl::Time deadline);
+  std::vector<ChildProcess*> Processes() const;
+
+  const ClusterOptions options_;
+  std::string dir_;
+  std::string log_dir_;
+  std::string spec_path_;
+  std::string spec_json_;
+  std::vector<Task> tasks_;
+  std::string master_address_;
+  std::unique_ptr<ChildProcess> master_;
+  int spawn_count_ = 0;
+};
+
+// A channel to "host:port" without message size limits.
+std::shared_ptr<grpc::Channel> NewTestChannel(const std::string& address);
+
+}  // namespace test
+}  // namespace tributary
+
+#endif  // TRIBUTARY_TESTS_DISTRIBUTED_CLUSTER_FIXTURE_H_

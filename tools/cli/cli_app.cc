@@ -1,0 +1,196 @@
+#include "tools/cli/cli_app.h"
+
+#include "CLI/CLI.hpp"
+#include "tools/cli/inspect_command.h"
+
+namespace tributary {
+namespace {
+
+void AddInspect(CLI::App& app, CliInvocation* inv) {
+  CLI::App* inspect = app.add_subcommand(
+      "inspect",
+      "Print a GraphDef's nodes, ops, devices, edges and validation errors");
+  inspect
+      ->add_option("GRAPH", inv->inspect_graph,
+                   "GraphDef file: binary .pb or text .pbtxt")
+      ->required();
+  inspect->add_flag("--json", inv->inspect_json, "Print the report as JSON");
+  inspect->callback([inv] { inv->command = CliCommand::kInspect; });
+}
+
+void AddRun(CLI::App& app, CliInvocation* inv) {
+  RunCommandOptions& o = inv->run;
+  CLI::App* run = app.add_subcommand(
+      "run",
+      "Run a GraphDef in a session and print the fetched tensors as JSON:\n"
+      "  {\"fetches\": {\"NAME\": {\"dtype\": ..., \"shape\": [...], "
+      "\"values\": [...]}}}\n"
+      "or {\"error\": {\"code\": ..., \"message\": ...}} with a non-zero exit "
+      "status.");
+  run->add_option("--graph", o.graph_path,
+                  "GraphDef file: binary .pb or text .pbtxt (or a SavedModel)")
+      ->required();
+  run->add_option(
+      "--target", o.target,
+      "Session target: \"\" or \"local\" (in process; default), or "
+      "grpc://host:port (a master, e.g. the line `tributary cluster up` "
+      "prints)");
+  run->add_option(
+         "--feed", o.feeds,
+         "NAME=VALUE: feed tensor NAME (node or node:i) with a JSON scalar or "
+         "nested array, optionally dtype-prefixed: x=float32:[[1,2],[3,4]]")
+      ->take_all();
+  run->add_option("--fetch", o.fetches, "Tensor to fetch (node or node:i)")
+      ->take_all();
+  run->add_option("--run-target", o.run_targets,
+                  "Node to run in the main step without fetching it")
+      ->take_all();
+  run->add_option("--init", o.inits,
+                  "Node to run as a step of its own before the main step, in "
+                  "order given")
+      ->take_all();
+  run->add_option(
+         "--steps", o.steps,
+         "Run the main step N times in one session; print the last fetches")
+      ->check(CLI::PositiveNumber);
+  run->add_option(
+      "--trace", o.trace_path,
+      "Write the (last) main step's StepStats as a Chrome trace to FILE");
+  run->callback([inv] { inv->command = CliCommand::kRun; });
+}
+
+void AddDevices(CLI::App& app, CliInvocation* inv) {
+  CLI::App* devices = app.add_subcommand(
+      "devices",
+      "List every device of a session target: for grpc://host:port every "
+      "device of "
+      "every task of the cluster (name, type, memory, incarnation)");
+  devices
+      ->add_option("--target", inv->devices.target,
+                   "Session target: grpc://host:port, or \"local\"")
+      ->required();
+  devices->add_flag("--json", inv->devices.json, "Print the list as JSON");
+  devices->callback([inv] { inv->command = CliCommand::kDevices; });
+}
+
+void AddCluster(CLI::App& app, CliInvocation* inv) {
+  CLI::App* cluster = app.add_subcommand(
+      "cluster",
+      "Run a whole cluster on this machine: `cluster up`, `cluster down`");
+  cluster->require_subcommand(1);
+
+  ClusterUpOptions& up = inv->cluster_up;
+  CLI::App* up_cmd = cluster->add_subcommand(
+      "up",
+      "Start every task of a cluster spec (tributary-worker) and a master "
+      "(tributary-master) as child processes, wait until all answer, print the "
+      "master's grpc:// target as the first stdout line, and stay in the "
+      "foreground until Ctrl-C/SIGTERM (or `tributary cluster down`), which "
+      "stops them all");
+  up_cmd
+      ->add_option("--cluster", up.cluster_file,
+                   "Cluster spec file (JSON: {\"ps\": [\"host:port\"], "
+                   "\"worker\": [...]})")
+      ->required();
+  up_cmd
+      ->add_option("--master", up.master_address,
+                   "Address the master listens on (port 0: a free port)")
+      ->capture_default_str();
+  up_cmd->add_option(
+      "--log-dir", up.log_dir,
+      "Directory for the daemons' logs (default: a new temporary "
+      "directory, printed on stderr)");
+  up_cmd->add_option("--state-dir", up.state_dir,
+                     "Where the state file for `cluster down` goes (default: "
+                     "$TRIBUTARY_STATE_DIR, $XDG_RUNTIME_DIR/tributary or "
+                     "/tmp/tributary-UID)");
+  up_cmd->add_option(
+      "--worker-binary", up.worker_binary,
+      "tributary-worker to run (default: next to this binary, the "
+      "Bazel output tree, then $PATH)");
+  up_cmd->add_option(
+      "--master-binary", up.master_binary,
+      "tributary-master to run (default: as for --worker-binary)");
+  up_cmd
+      ->add_option("--startup-timeout", up.startup_timeout_seconds,
+                   "Seconds to wait for every daemon to answer")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  up_cmd
+      ->add_option("--grace-period", up.grace_period_seconds,
+                   "Seconds a daemon gets after SIGTERM before SIGKILL")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  up_cmd->add_option(
+      "--worker-flag", up.worker_flags,
+      "Extra flag for every worker, e.g. --worker-flag=--cpu-devices=2 "
+      "(repeatable)");
+  up_cmd->add_option(
+      "--master-flag", up.master_flags,
+      "Extra flag for the master, e.g. --master-flag=--log-level=debug "
+      "(repeatable)");
+  up_cmd->callback([inv] { inv->command = CliCommand::kClusterUp; });
+
+  ClusterDownOptions& down = inv->cluster_down;
+  CLI::App* down_cmd = cluster->add_subcommand(
+      "down",
+      "Stop a cluster that `tributary cluster up` runs (from another shell)");
+  down_cmd->add_option(
+      "--cluster", down.cluster_file,
+      "Its cluster spec file (default: the only running cluster)");
+  down_cmd->add_option("--state-dir", down.state_dir,
+                       "As given to `cluster up` (same default)");
+  down_cmd
+      ->add_option("--grace-period", down.grace_period_seconds,
+                   "Seconds a daemon gets after SIGTERM before SIGKILL")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  down_cmd->callback([inv] { inv->command = CliCommand::kClusterDown; });
+}
+
+}  // namespace
+
+CliInvocation ParseCommandLine(const std::vector<std::string>& args,
+                               std::ostream& out, std::ostream& err) {
+  CliInvocation inv;
+  CLI::App app{
+      "tributary: inspect and run TensorFlow GraphDefs on the Tributary "
+      "runtime, "
+      "locally or on a cluster"};
+  app.require_subcommand(1);
+  AddInspect(app, &inv);
+  AddRun(app, &inv);
+  AddDevices(app, &inv);
+  AddCluster(app, &inv);
+
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    inv.command = CliCommand::kNone;
+    inv.exit_code = app.exit(e, out, err);
+  }
+  return inv;
+}
+
+int RunCommandLine(const CliInvocation& inv, std::ostream& out,
+                   std::ostream& err) {
+  switch (inv.command) {
+    case CliCommand::kNone:
+      return inv.exit_code;
+    case CliCommand::kInspect:
+      return RunInspect(inv.inspect_graph, inv.inspect_json, out, err);
+    case CliCommand::kRun:
+      return RunRunCommand(inv.run, out);
+    case CliCommand::kDevices:
+      return RunDevicesCommand(inv.devices, out, err);
+    case CliCommand::kClusterUp:
+      return RunClusterUp(inv.cluster_up, out, err);
+    case CliCommand::kClusterDown:
+      return RunClusterDown(inv.cluster_down, out, err);
+  }
+  return 1;
+}
+
+}  // namespace tributary
