@@ -7,6 +7,7 @@
 #include "common/rpc/grpc_status.h"
 #include "common/rpc/tensor_coding.h"
 #include "grpcpp/server_context.h"
+#include "common/rpc/call_options_reactor.h"
 #include "grpcpp/support/server_callback.h"
 #include "protos/master_service.grpc.pb.h"
 
@@ -21,25 +22,10 @@ using tensorflow::MasterService;
 constexpr int kRunStepFeedField = 2;
 constexpr int kRunStepTensorField = 1;
 
-// One call: its CallOptions (the client's deadline; cancelled with the
-// call). Deletes itself when gRPC is done with it, which is only after
-// Finish, the last thing the pool task does.
-class MasterCall : public ServerUnaryReactor {
- public:
-  explicit MasterCall(CallbackServerContext* context) {
-    const auto deadline = context->deadline();
-    if (deadline != std::chrono::system_clock::time_point::max()) {
-      opts_.SetDeadline(absl::FromChrono(deadline));
-    }
-  }
-  CallOptions* opts() { return &opts_; }
-  void OnCancel() override { opts_.StartCancel(); }
-  void OnDone() override { delete this; }
+// One call (common/rpc/call_options_reactor.h).
+using MasterCall = CallOptionsReactor;
 
- private:
-  CallOptions opts_;
-};
-
+// RunStep keeps its tensor-coded request and response here.
 class RunStepCall : public MasterCall {
  public:
   using MasterCall::MasterCall;

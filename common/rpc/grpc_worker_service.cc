@@ -7,6 +7,7 @@
 #include "absl/time/time.h"
 #include "common/rpc/grpc_status.h"
 #include "common/rpc/tensor_coding.h"
+#include "common/rpc/call_options_reactor.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/server_callback.h"
 #include "protos/worker_service.grpc.pb.h"
@@ -22,28 +23,8 @@ using tensorflow::WorkerService;
 constexpr int kRunGraphSendField = 3;
 constexpr int kRunGraphRecvField = 1;
 
-// The reactor of one call: owns the call's CallOptions (deadline from the
-// client, cancelled when gRPC cancels the call) and deletes itself when
-// gRPC is done with the call. gRPC calls OnDone only after Finish, which
-// runs from the worker's `done`, so the worker never sees freed options.
-class WorkerCall : public ServerUnaryReactor {
- public:
-  explicit WorkerCall(CallbackServerContext* context) {
-    const auto deadline = context->deadline();
-    if (deadline != std::chrono::system_clock::time_point::max()) {
-      opts_.SetDeadline(absl::FromChrono(deadline));
-    }
-  }
-
-  CallOptions* opts() { return &opts_; }
-
-  // The client cancelled, the deadline passed, or the connection broke.
-  void OnCancel() override { opts_.StartCancel(); }
-  void OnDone() override { delete this; }
-
- private:
-  CallOptions opts_;
-};
+// One call (common/rpc/call_options_reactor.h).
+using WorkerCall = CallOptionsReactor;
 
 // A call whose request and response are kept here (the tensor-coded ones).
 template <typename Request, typename Response>
