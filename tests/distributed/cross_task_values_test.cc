@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/distributed/cluster_fixture.h"
+#include "tests/distributed/shared_cluster_test.h"
 #include "tests/distributed/distributed_test_util.h"
 #include "tools/client/graph_builder.h"
 #include "tools/client/tensor_helpers.h"
@@ -17,28 +18,7 @@ namespace tributary {
 namespace test {
 namespace {
 
-class CrossTaskValuesTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    auto cluster = TestCluster::Start();
-    ASSERT_TRUE(cluster.ok()) << cluster.status();
-    cluster_ = std::move(cluster).value().release();
-  }
-  static void TearDownTestSuite() {
-    delete cluster_;
-    cluster_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(cluster_, nullptr) << "the cluster did not start";
-  }
-  void TearDown() override {
-    if (HasFailure() && cluster_ != nullptr) cluster_->DumpLogs();
-  }
-  static std::string target() { return cluster_->master_target(); }
-
-  static TestCluster* cluster_;
-};
-TestCluster* CrossTaskValuesTest::cluster_ = nullptr;
+class CrossTaskValuesTest : public SharedClusterTest {};
 
 template <typename T>
 Tensor Make(const std::vector<T>& values, const std::vector<int64_t>& dims) {

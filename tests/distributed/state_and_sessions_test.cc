@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "tests/distributed/cluster_fixture.h"
+#include "tests/distributed/shared_cluster_test.h"
 #include "tests/distributed/distributed_test_util.h"
 #include "tools/client/graph_builder.h"
 #include "tools/client/session.h"
@@ -24,30 +25,14 @@ namespace {
 
 constexpr int kCpusPerTask = 2;
 
-class StateAndSessionsTest : public ::testing::Test {
+class StateAndSessionsTest : public SharedClusterTest {
  protected:
   static void SetUpTestSuite() {
     ClusterOptions options;
     options.worker_flags = {"--cpu-devices", std::to_string(kCpusPerTask)};
-    auto cluster = TestCluster::Start(options);
-    ASSERT_TRUE(cluster.ok()) << cluster.status();
-    cluster_ = std::move(cluster).value().release();
+    StartSharedCluster(options);
   }
-  static void TearDownTestSuite() {
-    delete cluster_;
-    cluster_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(cluster_, nullptr) << "the cluster did not start";
-  }
-  void TearDown() override {
-    if (HasFailure() && cluster_ != nullptr) cluster_->DumpLogs();
-  }
-  static std::string target() { return cluster_->master_target(); }
-
-  static TestCluster* cluster_;
 };
-TestCluster* StateAndSessionsTest::cluster_ = nullptr;
 
 float FetchScalar(Session* s, const std::string& name) {
   std::vector<Tensor> out;

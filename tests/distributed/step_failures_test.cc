@@ -15,6 +15,7 @@
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
 #include "tests/distributed/cluster_fixture.h"
+#include "tests/distributed/shared_cluster_test.h"
 #include "tests/distributed/distributed_test_util.h"
 #include "tools/client/graph_builder.h"
 #include "tools/client/session.h"
@@ -24,28 +25,7 @@ namespace tributary {
 namespace test {
 namespace {
 
-class StepFailuresTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    auto cluster = TestCluster::Start();
-    ASSERT_TRUE(cluster.ok()) << cluster.status();
-    cluster_ = std::move(cluster).value().release();
-  }
-  static void TearDownTestSuite() {
-    delete cluster_;
-    cluster_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(cluster_, nullptr) << "the cluster did not start";
-  }
-  void TearDown() override {
-    if (HasFailure() && cluster_ != nullptr) cluster_->DumpLogs();
-  }
-  static std::string target() { return cluster_->master_target(); }
-
-  static TestCluster* cluster_;
-};
-TestCluster* StepFailuresTest::cluster_ = nullptr;
+class StepFailuresTest : public SharedClusterTest {};
 
 // A graph over all three tasks whose MatMul on worker 1 fails when `a` and
 // `b` are fed with mismatched shapes, while ps and worker 0 wait for its
