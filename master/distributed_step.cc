@@ -9,6 +9,7 @@
 #include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/notification.h"
 #include "common/framework/status.h"
 #include "master/worker_calls.h"
 
@@ -49,11 +50,18 @@ struct DistributedStep::Shared {
   // Fixed before any callback can run.
   DetachedCallEnv cleanup_env;
   std::vector<TaskWorker> workers;
+  // What a successful step cleans up: workers keep a step only while a
+  // peer may still fetch from it (remote_sends.h); partial runs keep theirs
+  // until CleanupGraph.
+  std::vector<TaskWorker> workers_after_success;
   int64_t step_id = 0;
   // Clean up when the last RunGraph completes even without an error (not
   // for the inner calls of a partial run).
   bool cleanup_when_done = true;
   std::atomic<size_t> remaining{0};
+  DeadlineTimer* timer = nullptr;
+  absl::Duration cancel_grace;
+  absl::Time deadline = absl::InfiniteFuture();
 
   absl::Mutex mu;
   RunGroup group;
@@ -61,6 +69,14 @@ struct DistributedStep::Shared {
   bool cancel_started ABSL_GUARDED_BY(mu) = false;
   // The master's own reason (Cancel(), the deadline); OK for a worker error.
   absl::Status cancel_reason ABSL_GUARDED_BY(mu);
+  // The end of the step: runs once, from whichever comes first of the last
+  // RunGraph, the grace after a failure, or the deadline.
+  std::function<void(Shared& self, bool at_deadline)> finish
+      ABSL_GUARDED_BY(mu);
+  bool finished ABSL_GUARDED_BY(mu) = false;
+  DeadlineTimer::Id deadline_timer ABSL_GUARDED_BY(mu) =
+      DeadlineTimer::kNoTimer;
+  DeadlineTimer::Id grace_timer ABSL_GUARDED_BY(mu) = DeadlineTimer::kNoTimer;
 
   // First caller cancels every RunGraph of the step and aborts the step on
   // every worker; later callers do nothing.
@@ -87,6 +103,50 @@ struct DistributedStep::Shared {
     absl::MutexLock l(&mu);
     return cancel_reason;
   }
+
+  // After a RunGraph completed or the step was cancelled: finishes when
+  // every call is done; once cancelling, waits at most the grace (never
+  // past the deadline) for the rest, so the root cause can be told from
+  // the fallout.
+  static void Progress(const std::shared_ptr<Shared>& self) {
+    std::function<void(Shared&, bool)> finish;
+    {
+      absl::MutexLock l(&self->mu);
+      if (self->finished || !self->finish) return;
+      if (self->group.all_done()) {
+        finish = TakeFinishLocked(self.get());
+      } else if (self->cancel_started &&
+                 self->grace_timer == DeadlineTimer::kNoTimer) {
+        const absl::Time until =
+            std::min(self->deadline, DeadlineAfter(self->cancel_grace));
+        std::weak_ptr<Shared> weak = self;
+        self->grace_timer = self->timer->Schedule(until, [weak] {
+          if (auto s = weak.lock()) Finish(s, /*at_deadline=*/false);
+        });
+      }
+    }
+    if (finish) finish(*self, false);
+  }
+
+  static void Finish(const std::shared_ptr<Shared>& self, bool at_deadline) {
+    std::function<void(Shared&, bool)> finish;
+    {
+      absl::MutexLock l(&self->mu);
+      if (self->finished || !self->finish) return;
+      finish = TakeFinishLocked(self.get());
+    }
+    finish(*self, at_deadline);
+  }
+
+  static std::function<void(Shared&, bool)> TakeFinishLocked(Shared* self)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(self->mu) {
+    self->finished = true;
+    // A timer that is not the caller never runs now; the caller's own
+    // timer is already off the queue.
+    self->timer->Cancel(self->deadline_timer);
+    self->timer->Cancel(self->grace_timer);
+    return std::move(self->finish);
+  }
 };
 
 DistributedStep::DistributedStep(const MasterEnv* env,
@@ -98,24 +158,48 @@ DistributedStep::DistributedStep(const MasterEnv* env,
       shared_(std::make_shared<Shared>()) {
   shared_->cleanup_env = env_->detached();
   shared_->workers = graph_->workers();
+  shared_->workers_after_success = options_.is_partial
+                                       ? shared_->workers
+                                       : graph_->workers_with_remote_sends();
   shared_->step_id = options_.step_id;
   shared_->cleanup_when_done =
       !options_.is_partial || options_.is_last_partial_run;
+  shared_->timer = env_->timer;
+  shared_->cancel_grace = env_->cancel_grace;
+  shared_->deadline = options_.deadline;
 }
 
 void DistributedStep::Cancel(const absl::Status& reason) {
   shared_->StartCancellation(reason);
+  Shared::Progress(shared_);
 }
 
 absl::Status DistributedStep::Run(const NamedTensors& feeds,
                                   const std::vector<int>& fetches,
                                   std::vector<Tensor>* outputs,
                                   tensorflow::RunMetadata* metadata) {
+  absl::Notification done;
+  absl::Status result;
+  RunAsync(feeds, fetches, outputs, metadata,
+           [&done, &result](const absl::Status& s) {
+             result = s;
+             done.Notify();
+           });
+  done.WaitForNotification();
+  return result;
+}
+
+void DistributedStep::RunAsync(const NamedTensors& feeds,
+                               const std::vector<int>& fetches,
+                               std::vector<Tensor>* outputs,
+                               tensorflow::RunMetadata* metadata,
+                               StatusCallback done) {
   const RegisteredGraph& graph = *graph_;
   const StepSignature& sig = graph.signature();
   const int client = graph.client_partition();
   if (client < 0 && !fetches.empty()) {
-    return errors::Internal("Step has fetches but no client partition");
+    done(errors::Internal("Step has fetches but no client partition"));
+    return;
   }
 
   // Requests.
@@ -145,7 +229,8 @@ absl::Status DistributedStep::Run(const NamedTensors& feeds,
       for (const auto& [name, value] : feeds) {
         auto it = feed_index.find(name);
         if (it == feed_index.end()) {
-          return errors::Internal("Feed ", name, " is not in the signature");
+          done(errors::Internal("Feed ", name, " is not in the signature"));
+          return;
         }
         call->request.send.emplace_back(graph.feed_keys()[it->second], value);
       }
@@ -155,33 +240,68 @@ absl::Status DistributedStep::Run(const NamedTensors& feeds,
   const size_t n = group.size();
   if (n == 0) {
     if (outputs != nullptr) outputs->clear();
-    return absl::OkStatus();
+    done(absl::OkStatus());
+    return;
   }
 
-  {
-    absl::MutexLock l(&shared_->mu);
-    if (shared_->cancel_started) return shared_->cancel_reason;
-    shared_->started = true;
-  }
-  shared_->remaining.store(n);
   std::shared_ptr<Shared> shared = shared_;
+  bool cancelled_before_start = false;
+  absl::Status reason;
+  {
+    absl::MutexLock l(&shared->mu);
+    cancelled_before_start = shared->cancel_started;
+    reason = shared->cancel_reason;
+    if (!cancelled_before_start) {
+      shared->started = true;
+      // The step object may go before a late callback: the end of the step
+      // holds what it reads.
+      shared->finish = [graph = graph_, options = options_, fetches, outputs,
+                        metadata, done = std::move(done)](Shared& self,
+                                                          bool at_deadline) {
+        done(Conclude(self, *graph, options, fetches, at_deadline, outputs,
+                      metadata));
+      };
+      std::weak_ptr<Shared> weak = shared;
+      shared->deadline_timer =
+          shared->timer->Schedule(options_.deadline, [weak] {
+            if (auto s = weak.lock()) Shared::Finish(s, /*at_deadline=*/true);
+          });
+    }
+  }
+  if (cancelled_before_start) {
+    done(reason);
+    return;
+  }
+  shared->remaining.store(n);
   group.Start(options_.deadline, StartRunGraphChecked,
               [shared](size_t, const absl::Status& s, RunGroup::Call&) {
                 if (!s.ok()) shared->StartCancellation(absl::OkStatus());
-                if (shared->remaining.fetch_sub(1) == 1 &&
-                    (shared->cleanup_when_done || shared->cancelling())) {
-                  CleanupGraphAsync(shared->cleanup_env, shared->workers,
-                                    shared->step_id);
+                if (shared->remaining.fetch_sub(1) == 1) {
+                  if (shared->cancelling()) {
+                    CleanupGraphAsync(shared->cleanup_env, shared->workers,
+                                      shared->step_id);
+                  } else if (shared->cleanup_when_done &&
+                             !shared->workers_after_success.empty()) {
+                    CleanupGraphAsync(shared->cleanup_env,
+                                      shared->workers_after_success,
+                                      shared->step_id);
+                  }
                 }
+                Shared::Progress(shared);
               });
+}
 
-  // Wait: for everything, or for the first error and then (bounded) for the
-  // rest, so the root cause can be told from the fallout.
-  group.WaitAllOrError(options_.deadline);
-  if (!group.all_done() && shared_->cancelling()) {
-    group.WaitAll(std::min(options_.deadline,
-                           DeadlineAfter(env_->cancel_grace)));
-  }
+absl::Status DistributedStep::Conclude(Shared& shared,
+                                       const RegisteredGraph& graph,
+                                       const StepOptions& options,
+                                       const std::vector<int>& fetches,
+                                       bool at_deadline,
+                                       std::vector<Tensor>* outputs,
+                                       tensorflow::RunMetadata* metadata) {
+  RunGroup& group = shared.group;
+  const size_t n = group.size();
+  const StepSignature& sig = graph.signature();
+  const int client = graph.client_partition();
   bool timed_out = false;
   absl::Status deadline_exceeded;
   std::vector<std::string> still_running;
@@ -189,13 +309,13 @@ absl::Status DistributedStep::Run(const NamedTensors& feeds,
     for (size_t i = 0; i < n; ++i) {
       if (!group.done(i)) still_running.push_back(group.call(i).task);
     }
-    if (absl::Now() >= options_.deadline) {
+    if (at_deadline || absl::Now() >= options.deadline) {
       timed_out = true;
       deadline_exceeded = errors::DeadlineExceeded(
-          "Step ", options_.step_id, " did not finish within ",
-          options_.deadline_source, " and was cancelled; partitions still "
+          "Step ", options.step_id, " did not finish within ",
+          options.deadline_source, " and was cancelled; partitions still "
           "running on ", absl::StrJoin(still_running, ", "));
-      shared_->StartCancellation(deadline_exceeded);
+      shared.StartCancellation(deadline_exceeded);
     }
   }
 
@@ -209,7 +329,7 @@ absl::Status DistributedStep::Run(const NamedTensors& feeds,
     if (root.ok() && !IsCancellationFallout(s)) root = s;
   }
   if (root.ok()) root = first_error;
-  const absl::Status master_reason = shared_->reason();
+  const absl::Status master_reason = shared.reason();
 
   // 1. A worker's own failure wins over everything it may have caused.
   if (!root.ok() && !IsCancellationFallout(root) &&
@@ -221,16 +341,16 @@ absl::Status DistributedStep::Run(const NamedTensors& feeds,
   if (!master_reason.ok()) return master_reason;
   // 3. A worker failed with fallout-like errors only: the first of them.
   if (!root.ok()) {
-    if (absl::IsDeadlineExceeded(root) && !options_.deadline_source.empty()) {
+    if (absl::IsDeadlineExceeded(root) && !options.deadline_source.empty()) {
       return errors::DeadlineExceeded(
-          "Step ", options_.step_id, " did not finish within ",
-          options_.deadline_source, ": ", root.message());
+          "Step ", options.step_id, " did not finish within ",
+          options.deadline_source, ": ", root.message());
     }
     return root;
   }
   if (timed_out) return deadline_exceeded;
   if (!group.all_done()) {
-    return errors::Internal("Step ", options_.step_id, " on ",
+    return errors::Internal("Step ", options.step_id, " on ",
                             absl::StrJoin(still_running, ", "),
                             " did not report within the cancellation grace");
   }
@@ -239,12 +359,12 @@ absl::Status DistributedStep::Run(const NamedTensors& feeds,
   if (metadata != nullptr) {
     for (size_t i = 0; i < n; ++i) {
       const tensorflow::RunGraphResponse& resp = group.call(i).response.proto;
-      if (options_.trace) {
+      if (options.trace) {
         for (const auto& dev : resp.step_stats().dev_stats()) {
           *metadata->mutable_step_stats()->add_dev_stats() = dev;
         }
       }
-      if (options_.output_partition_graphs) {
+      if (options.output_partition_graphs) {
         if (resp.partition_graph_size() > 0) {
           for (const auto& g : resp.partition_graph()) {
             *metadata->add_partition_graphs() = g;

@@ -26,6 +26,10 @@
 //
 // Cancel() may be called from any thread at any time (session close, client
 // cancel); Run then returns that reason unless a worker error came first.
+//
+// Nothing waits on a thread: RunAsync ends the step from the RunGraph
+// callbacks or the master's DeadlineTimer (MasterEnv::timer), so a step
+// costs the master no thread hand-off; Run is RunAsync and a wait.
 
 #include <memory>
 #include <string>
@@ -74,6 +78,14 @@ class DistributedStep {
                    std::vector<Tensor>* outputs,
                    tensorflow::RunMetadata* metadata);
 
+  // Run without waiting: `done` gets Run's status once, on the thread of
+  // the last RunGraph completion or of the master's timer (deadline, or
+  // the cancellation grace); `outputs` and `metadata` must stay valid until
+  // then. Call once (Run or RunAsync).
+  void RunAsync(const NamedTensors& feeds, const std::vector<int>& fetches,
+                std::vector<Tensor>* outputs, tensorflow::RunMetadata* metadata,
+                StatusCallback done);
+
   // Stops the step with `reason` (thread-safe, idempotent).
   void Cancel(const absl::Status& reason);
 
@@ -81,6 +93,14 @@ class DistributedStep {
 
  private:
   struct Shared;
+
+  // The step's status once it ended: the root cause of a failure, else
+  // the outputs and metadata filled in.
+  static absl::Status Conclude(Shared& shared, const RegisteredGraph& graph,
+                               const StepOptions& options,
+                               const std::vector<int>& fetches,
+                               bool at_deadline, std::vector<Tensor>* outputs,
+                               tensorflow::RunMetadata* metadata);
 
   const MasterEnv* const env_;
   const std::shared_ptr<const RegisteredGraph> graph_;

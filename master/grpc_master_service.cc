@@ -119,24 +119,43 @@ class GrpcMasterService final
                               const grpc::ByteBuffer* request,
                               grpc::ByteBuffer* response) override {
     auto* call = new RunStepCall(context);
-    pool_->Schedule([this, call, request, response] {
-      absl::Status s =
-          DecodeWithNamedTensors(*request, kRunStepFeedField, allocator_,
-                                 &call->request.proto, &call->request.feed);
-      if (s.ok()) {
-        s = master_->RunStep(call->opts(), call->request, &call->response);
-      }
-      if (s.ok()) {
-        // Fetched tensors go out from their own buffers.
-        EncodeWithNamedTensors(call->response.proto, kRunStepTensorField,
-                               call->response.tensor, response);
-      }
-      call->Finish(ToGrpcStatus(s));
-    });
+    // The step itself never blocks this thread (Master::RunStepAsync); only
+    // copying big feeds out of the network buffers would, so that happens
+    // on a pool thread.
+    if (request->Length() >= kDecodeOnPoolBytes) {
+      pool_->Schedule([this, call, request, response] {
+        StartRunStep(call, request, response);
+      });
+    } else {
+      StartRunStep(call, request, response);
+    }
     return call;
   }
 
  private:
+  static constexpr size_t kDecodeOnPoolBytes = 1 << 20;
+
+  void StartRunStep(RunStepCall* call, const grpc::ByteBuffer* request,
+                    grpc::ByteBuffer* response) {
+    absl::Status s =
+        DecodeWithNamedTensors(*request, kRunStepFeedField, allocator_,
+                               &call->request.proto, &call->request.feed);
+    if (!s.ok()) {
+      call->Finish(ToGrpcStatus(s));
+      return;
+    }
+    master_->RunStepAsync(
+        call->opts(), call->request, &call->response,
+        [call, response](const absl::Status& s) {
+          if (s.ok()) {
+            // Fetched tensors go out from their own buffers.
+            EncodeWithNamedTensors(call->response.proto, kRunStepTensorField,
+                                   call->response.tensor, response);
+          }
+          call->Finish(ToGrpcStatus(s));
+        });
+  }
+
   // Runs `fn` on a pool thread and finishes the call with its status.
   template <typename Fn>
   ServerUnaryReactor* Serve(CallbackServerContext* context, Fn fn) {

@@ -1,5 +1,7 @@
 #include "master/master.h"
 
+#include "absl/synchronization/notification.h"
+
 #include <algorithm>
 #include <thread>
 #include <utility>
@@ -9,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/notification.h"
 #include "common/framework/status.h"
 #include "master/device_discovery.h"
 #include "master/worker_calls.h"
@@ -84,6 +87,8 @@ Master::Master(MasterOptions options) : options_(std::move(options)) {
   env_.control_timeout = options_.control_timeout;
   env_.cancel_grace = options_.cancel_grace;
   env_.incarnation = NewIncarnation();
+  env_.timer = &timer_;
+  env_.blocking_pool = &blocking_pool_;
   if (options_.idle_session_timeout > absl::ZeroDuration()) {
     gc_thread_ = std::thread([this] { GcLoop(); });
   }
@@ -191,24 +196,55 @@ absl::Status Master::PartialRunSetup(
 absl::Status Master::RunStep(CallOptions* opts,
                              const RunStepRequestMsg& request,
                              RunStepResponseMsg* response) {
-  absl::Status s = [&]() -> absl::Status {
-    CallScope scope(this);
-    TRIB_RETURN_IF_ERROR(scope.status());
-    TRIB_RETURN_IF_ERROR(request_ids_.TrackUnique(request.proto.request_id(),
-                                                  "RunStepRequest"));
-    TRIB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session,
-                          FindSession(request.proto.session_handle()));
-    return session->Run(opts, request, response);
-  }();
-  if (!s.ok() && request.proto.store_errors_in_response_body()) {
-    // TensorFlow's convention: the call succeeds and carries the step's
-    // error, so the code and message survive whatever is in between.
-    response->tensor.clear();
-    response->proto.set_status_code(ToErrorCode(s.code()));
-    response->proto.set_status_error_message(std::string(s.message()));
-    return absl::OkStatus();
+  absl::Notification done;
+  absl::Status result;
+  RunStepAsync(opts, request, response, [&done, &result](const absl::Status& s) {
+    result = s;
+    done.Notify();
+  });
+  done.WaitForNotification();
+  return result;
+}
+
+void Master::RunStepAsync(CallOptions* opts, const RunStepRequestMsg& request,
+                          RunStepResponseMsg* response, StatusCallback done) {
+  // TensorFlow's store_errors_in_response_body: the call succeeds and
+  // carries the step's error, so the code and message survive whatever is
+  // in between.
+  auto finish = [&request, response,
+                 done = std::move(done)](const absl::Status& s) {
+    if (!s.ok() && request.proto.store_errors_in_response_body()) {
+      response->tensor.clear();
+      response->proto.set_status_code(ToErrorCode(s.code()));
+      response->proto.set_status_error_message(std::string(s.message()));
+      done(absl::OkStatus());
+      return;
+    }
+    done(s);
+  };
+  auto scope = std::make_shared<CallScope>(this);
+  absl::Status s = scope->status();
+  if (s.ok()) {
+    s = request_ids_.TrackUnique(request.proto.request_id(), "RunStepRequest");
   }
-  return s;
+  absl::StatusOr<std::shared_ptr<MasterSession>> session =
+      s.ok() ? FindSession(request.proto.session_handle())
+             : absl::StatusOr<std::shared_ptr<MasterSession>>(s);
+  if (!session.ok()) {
+    scope.reset();
+    finish(session.status());
+    return;
+  }
+  MasterSession* raw = session->get();
+  raw->RunAsync(opts, request, response,
+                [session = *std::move(session), scope = std::move(scope),
+                 finish = std::move(finish)](const absl::Status& s) mutable {
+                  // Both go before the caller hears: a shutdown waiting
+                  // for this call may then release everything.
+                  scope.reset();
+                  session.reset();
+                  finish(s);
+                });
 }
 
 absl::Status Master::CloseSession(

@@ -24,7 +24,7 @@
 //  * Sessions idle (no call running, none begun or ended) for longer than
 //    idle_session_timeout are closed by a background thread.
 //
-// Every method is blocking and thread-safe. Methods taking a CallOptions
+// Every method but RunStepAsync is blocking; all are thread-safe. Methods taking a CallOptions
 // honour its deadline and cancellation (may be null).
 
 #include <map>
@@ -80,6 +80,11 @@ class Master {
       tensorflow::PartialRunSetupResponse* response);
   absl::Status RunStep(CallOptions* opts, const RunStepRequestMsg& request,
                        RunStepResponseMsg* response);
+  // RunStep without holding the calling thread (MasterSession::RunAsync):
+  // what the gRPC service calls, so a step costs no thread hand-off.
+  // `opts`, `request` and `response` must stay valid until `done` ran.
+  void RunStepAsync(CallOptions* opts, const RunStepRequestMsg& request,
+                    RunStepResponseMsg* response, StatusCallback done);
   absl::Status CloseSession(const tensorflow::CloseSessionRequest& request,
                             tensorflow::CloseSessionResponse* response);
   absl::Status ListDevices(CallOptions* opts,
@@ -116,6 +121,9 @@ class Master {
   void GcLoop();
 
   const MasterOptions options_;
+  // Before env_ and the sessions, so both outlive every step.
+  DeadlineTimer timer_;
+  BlockingCallPool blocking_pool_;
   MasterEnv env_;
   RecentRequestIds request_ids_;
 

@@ -13,7 +13,9 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "common/cluster/cluster_spec.h"
+#include "common/distributed/deadline_timer.h"
 #include "common/distributed/worker_cache.h"
+#include "master/blocking_call_pool.h"
 
 namespace tributary {
 
@@ -43,6 +45,12 @@ struct DetachedCallEnv {
 struct MasterEnv {
   // Not owned; outlives the master.
   WorkerCacheInterface* worker_cache = nullptr;
+  // Deadlines of asynchronous steps. Not owned; the Master owns it.
+  DeadlineTimer* timer = nullptr;
+  // Threads for work that waits (registering a graph on the workers, a
+  // partial run) started from a thread that must not wait. Not owned; the
+  // Master owns it. Null: such work runs on the calling thread.
+  BlockingCallPool* blocking_pool = nullptr;
   // The cluster the workers belong to: task addresses for messages and the
   // ServerDef of CreateWorkerSession. Empty for in-process clusters.
   ClusterSpec cluster;

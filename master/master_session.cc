@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/notification.h"
 #include "common/device/device_name_utils.h"
 #include "common/framework/status.h"
 #include "common/framework/types.h"
@@ -359,12 +360,29 @@ absl::Status MasterSession::RunStep(
     const StepOptions& step_options, const NamedTensors& feeds,
     const std::vector<int>& fetches, std::vector<Tensor>* outputs,
     tensorflow::RunMetadata* metadata) {
+  absl::Notification done;
+  absl::Status result;
+  RunStepAsync(caller, std::move(graph), step_options, feeds, fetches, outputs,
+               metadata, [&done, &result](const absl::Status& s) {
+                 result = s;
+                 done.Notify();
+               });
+  done.WaitForNotification();
+  return result;
+}
+
+void MasterSession::RunStepAsync(
+    CallOptions* caller, std::shared_ptr<const RegisteredGraph> graph,
+    const StepOptions& step_options, const NamedTensors& feeds,
+    const std::vector<int>& fetches, std::vector<Tensor>* outputs,
+    tensorflow::RunMetadata* metadata, StatusCallback done) {
   auto step = std::make_shared<DistributedStep>(options_.env, std::move(graph),
                                                 step_options);
   {
     absl::MutexLock l(&mu_);
     if (closed_) {
-      return errors::Cancelled("Session ", handle(), " has been closed.");
+      done(errors::Cancelled("Session ", handle(), " has been closed."));
+      return;
     }
     running_.insert(step);
   }
@@ -373,67 +391,158 @@ absl::Status MasterSession::RunStep(
       step->Cancel(errors::Cancelled("The client cancelled the call"));
     });
   }
-  absl::Status s = step->Run(feeds, fetches, outputs, metadata);
-  if (caller != nullptr) caller->ClearCancelCallback();
-  absl::MutexLock l(&mu_);
-  running_.erase(step);
-  return s;
+  step->RunAsync(feeds, fetches, outputs, metadata,
+                 [this, step, caller,
+                  done = std::move(done)](const absl::Status& s) {
+                   if (caller != nullptr) caller->ClearCancelCallback();
+                   {
+                     absl::MutexLock l(&mu_);
+                     running_.erase(step);
+                   }
+                   done(s);
+                 });
 }
+
+// One RunStep request on its way: what the step's end needs.
+struct MasterSession::StepRun {
+  const RunStepRequestMsg* request = nullptr;
+  RunStepResponseMsg* response = nullptr;
+  CallOptions* caller = nullptr;
+  // Feeds given in the proto (an in-process caller), as tensors.
+  NamedTensors proto_feeds;
+  const NamedTensors* feeds = nullptr;
+  StepSignature signature;
+  // Request fetch i is signature fetch fetch_map[i].
+  std::vector<int> fetch_map;
+  StepOptions step_options;
+  std::vector<Tensor> outputs;
+  // Released before `done` runs: the session may go once it has.
+  std::unique_ptr<CallScope> scope;
+  StatusCallback done;
+
+  void Finish(const absl::Status& s) {
+    scope.reset();
+    StatusCallback d = std::move(done);
+    d(s);
+  }
+};
 
 absl::Status MasterSession::Run(CallOptions* caller,
                                 const RunStepRequestMsg& request,
                                 RunStepResponseMsg* response) {
-  CallScope scope(this);
-  TRIB_RETURN_IF_ERROR(scope.status());
+  absl::Notification done;
+  absl::Status result;
+  RunAsync(caller, request, response, [&done, &result](const absl::Status& s) {
+    result = s;
+    done.Notify();
+  });
+  done.WaitForNotification();
+  return result;
+}
+
+void MasterSession::RunAsync(CallOptions* caller,
+                             const RunStepRequestMsg& request,
+                             RunStepResponseMsg* response,
+                             StatusCallback done) {
+  auto run = std::make_shared<StepRun>();
+  run->request = &request;
+  run->response = response;
+  run->caller = caller;
+  run->scope = std::make_unique<CallScope>(this);
+  run->done = std::move(done);
+  if (!run->scope->status().ok()) return run->Finish(run->scope->status());
   const tensorflow::RunStepRequest& req = request.proto;
-  TRIB_RETURN_IF_ERROR(CheckRunOptions(req.options()));
+  absl::Status s = CheckRunOptions(req.options());
+  if (!s.ok()) return run->Finish(s);
 
   if (!req.partial_run_handle().empty()) {
-    return DoPartialRun(caller, request, response);
+    // Partial runs keep their own synchronous bookkeeping.
+    return Blocking([this, run] {
+      run->Finish(DoPartialRun(run->caller, *run->request, run->response));
+    });
   }
   // Feeds arrive as tensors (the gRPC service decodes them so); an
   // in-process caller may have filled the proto instead.
-  NamedTensors proto_feeds;
   if (request.feed.empty()) {
     for (const tensorflow::NamedTensorProto& f : req.feed()) {
       absl::StatusOr<Tensor> t = Tensor::FromProto(f.tensor());
       if (!t.ok()) {
-        return errors::InvalidArgument("Feed ", f.name(), ": ",
-                                       t.status().message());
+        return run->Finish(errors::InvalidArgument("Feed ", f.name(), ": ",
+                                                   t.status().message()));
       }
-      proto_feeds.emplace_back(f.name(), std::move(*t));
+      run->proto_feeds.emplace_back(f.name(), std::move(*t));
     }
   }
-  const NamedTensors& feeds = request.feed.empty() ? proto_feeds : request.feed;
-
-  StepSignature sig;
-  for (const auto& [name, value] : feeds) sig.feeds.push_back(name);
-  std::vector<int> fetch_map;
-  DedupeFetches(req.fetch(), &sig.fetches, &fetch_map);
-  sig.targets.assign(req.target().begin(), req.target().end());
-
-  StepOptions sopts;
+  run->feeds = request.feed.empty() ? &run->proto_feeds : &request.feed;
+  for (const auto& [name, value] : *run->feeds) {
+    run->signature.feeds.push_back(name);
+  }
+  DedupeFetches(req.fetch(), &run->signature.fetches, &run->fetch_map);
+  run->signature.targets.assign(req.target().begin(), req.target().end());
+  StepOptions& sopts = run->step_options;
   sopts.deadline = StepDeadline(req.options(), caller, &sopts.deadline_source);
-  TRIB_ASSIGN_OR_RETURN(std::shared_ptr<const RegisteredGraph> graph,
-                        GetOrRegisterGraph(sig, sopts.deadline, false));
-  TRIB_RETURN_IF_ERROR(CheckFeedTypes(*graph, feeds));
 
+  // The common case, a signature seen before, starts the step on this
+  // thread; the first step of a signature registers its graph (RPCs to
+  // every worker, waited for) on a blocking thread first.
+  std::shared_ptr<const RegisteredGraph> graph = ReadyGraph(run->signature);
+  if (graph != nullptr) return StartStep(run, std::move(graph));
+  Blocking([this, run] {
+    absl::StatusOr<std::shared_ptr<const RegisteredGraph>> g =
+        GetOrRegisterGraph(run->signature, run->step_options.deadline, false);
+    if (!g.ok()) return run->Finish(g.status());
+    StartStep(run, *std::move(g));
+  });
+}
+
+void MasterSession::StartStep(const std::shared_ptr<StepRun>& run,
+                              std::shared_ptr<const RegisteredGraph> graph) {
+  absl::Status s = CheckFeedTypes(*graph, *run->feeds);
+  if (!s.ok()) return run->Finish(s);
+  const tensorflow::RunStepRequest& req = run->request->proto;
+  StepOptions& sopts = run->step_options;
   sopts.step_id = NewStepId();
   sopts.session_handle = handle();
   sopts.trace = req.options().trace_level() > tensorflow::RunOptions::NO_TRACE;
   sopts.output_partition_graphs = req.options().output_partition_graphs();
-  std::vector<int> fetches(sig.fetches.size());
+  std::vector<int> fetches(run->signature.fetches.size());
   for (size_t j = 0; j < fetches.size(); ++j) fetches[j] = j;
-  std::vector<Tensor> outputs;
-  TRIB_RETURN_IF_ERROR(RunStep(
-      caller, graph, sopts, feeds, fetches, &outputs,
-      WantsMetadata(req.options()) ? response->proto.mutable_metadata()
-                                   : nullptr));
-  response->tensor.clear();
-  for (int i = 0; i < req.fetch_size(); ++i) {
-    response->tensor.emplace_back(req.fetch(i), outputs[fetch_map[i]]);
+  tensorflow::RunMetadata* metadata =
+      WantsMetadata(req.options()) ? run->response->proto.mutable_metadata()
+                                   : nullptr;
+  RunStepAsync(run->caller, std::move(graph), sopts, *run->feeds, fetches,
+               &run->outputs, metadata, [run](const absl::Status& s) {
+                 if (s.ok()) {
+                   const tensorflow::RunStepRequest& r = run->request->proto;
+                   RunStepResponseMsg* response = run->response;
+                   response->tensor.clear();
+                   for (int i = 0; i < r.fetch_size(); ++i) {
+                     response->tensor.emplace_back(
+                         r.fetch(i), run->outputs[run->fetch_map[i]]);
+                   }
+                 }
+                 run->Finish(s);
+               });
+}
+
+std::shared_ptr<const RegisteredGraph> MasterSession::ReadyGraph(
+    const StepSignature& signature) const {
+  const std::string key = SignatureKey(signature);
+  absl::MutexLock l(&mu_);
+  auto it = graphs_.find(key);
+  if (it == graphs_.end() || !it->second->ready || !it->second->status.ok()) {
+    return nullptr;
   }
-  return absl::OkStatus();
+  return it->second->graph;
+}
+
+void MasterSession::Blocking(std::function<void()> fn) {
+  BlockingCallPool* pool = options_.env->blocking_pool;
+  if (pool == nullptr) {
+    fn();
+  } else {
+    pool->Schedule(std::move(fn));
+  }
 }
 
 absl::Status MasterSession::PartialRunSetup(

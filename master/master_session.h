@@ -78,6 +78,14 @@ class MasterSession {
   // `caller` (may be null): the incoming call's deadline and cancellation.
   absl::Status Run(CallOptions* caller, const RunStepRequestMsg& request,
                    RunStepResponseMsg* response);
+  // Run without holding the calling thread: a step whose graph is
+  // registered starts here and ends on a worker call's or the timer's
+  // thread; registering a new signature and partial runs go to the env's
+  // blocking pool (inline without one). `request`, `response` and `caller`
+  // must stay valid until `done` has run; the caller keeps the session
+  // alive until then.
+  void RunAsync(CallOptions* caller, const RunStepRequestMsg& request,
+                RunStepResponseMsg* response, StatusCallback done);
   absl::Status MakeCallable(const tensorflow::MakeCallableRequest& request,
                             tensorflow::MakeCallableResponse* response);
   absl::Status RunCallable(CallOptions* caller,
@@ -129,6 +137,21 @@ class MasterSession {
                        const NamedTensors& feeds, const std::vector<int>& fetches,
                        std::vector<Tensor>* outputs,
                        tensorflow::RunMetadata* metadata);
+  void RunStepAsync(CallOptions* caller,
+                    std::shared_ptr<const RegisteredGraph> graph,
+                    const StepOptions& step_options, const NamedTensors& feeds,
+                    const std::vector<int>& fetches,
+                    std::vector<Tensor>* outputs,
+                    tensorflow::RunMetadata* metadata, StatusCallback done);
+  struct StepRun;
+  void StartStep(const std::shared_ptr<StepRun>& run,
+                 std::shared_ptr<const RegisteredGraph> graph);
+  // The registered graph of `signature` if it is ready now; null when it
+  // is not registered yet, is being registered, or failed.
+  std::shared_ptr<const RegisteredGraph> ReadyGraph(
+      const StepSignature& signature) const;
+  // Runs `fn` on the env's blocking pool, or here without one.
+  void Blocking(std::function<void()> fn);
   absl::Status DoPartialRun(CallOptions* caller,
                             const RunStepRequestMsg& request,
                             RunStepResponseMsg* response);

@@ -246,6 +246,33 @@ TEST_F(MasterTest, FeedsInTheProtoWorkToo) {
                                  test::AsTensor<float>({3, 4}));
 }
 
+TEST_F(MasterTest, StepWithoutRemoteSendsIsNotCleanedUpAfterSuccess) {
+  // x fed and fetched: one partition, on the client task, with no value
+  // for another task, so the worker forgets the step by itself.
+  absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
+  ASSERT_TRUE(h.ok());
+  RunStepRequestMsg req;
+  req.proto.set_session_handle(*h);
+  req.feed.emplace_back("x:0", test::AsTensor<float>({1, 2}));
+  req.proto.add_fetch("x:0");
+  RunStepResponseMsg resp;
+  ASSERT_TRUE(master_->RunStep(nullptr, req, &resp).ok());
+  WaitForBackgroundCalls();
+  ASSERT_EQ(w0_->run_graph_requests().size(), 1u);
+  EXPECT_TRUE(w0_->cleanup_step_ids().empty());
+
+  // A failed step is still cleaned up: its state may be anywhere.
+  w0_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
+                             RunGraphResponseMsg*, StatusCallback done) {
+    done(errors::InvalidArgument("bad input"));
+  });
+  EXPECT_TRUE(
+      absl::IsInvalidArgument(master_->RunStep(nullptr, req, &resp)));
+  WaitForBackgroundCalls();
+  const int64_t failed = w0_->run_graph_requests().back().proto.step_id();
+  EXPECT_THAT(w0_->cleanup_step_ids(), testing::Contains(failed));
+}
+
 TEST_F(MasterTest, GraphsAreRegisteredOncePerSignature) {
   absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
   ASSERT_TRUE(h.ok());

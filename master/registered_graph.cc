@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "common/framework/status.h"
 #include "common/kernel/frame_and_iter.h"
+#include "common/runtime/partition/remote_sends.h"
 #include "common/runtime/rendezvous/rendezvous_key.h"
 
 namespace tributary {
@@ -91,6 +92,7 @@ absl::StatusOr<std::shared_ptr<RegisteredGraph>> RegisteredGraph::Partition(
     part.target.task = task;
     TRIB_ASSIGN_OR_RETURN(part.target.worker,
                           options.env->worker_cache->GetWorker(task));
+    part.has_remote_sends = HasRemoteSends(gdef);
     part.graph_def = std::move(gdef);
     if (task == client_task) {
       out->client_partition_ = static_cast<int>(out->partitions_.size());
@@ -208,6 +210,14 @@ absl::Status RegisteredGraph::Register(const RegisteredGraphOptions& options) {
 std::vector<TaskWorker> RegisteredGraph::workers() const {
   std::vector<TaskWorker> out;
   for (const WorkerPartition& p : partitions_) out.push_back(p.target);
+  return out;
+}
+
+std::vector<TaskWorker> RegisteredGraph::workers_with_remote_sends() const {
+  std::vector<TaskWorker> out;
+  for (const WorkerPartition& p : partitions_) {
+    if (p.has_remote_sends) out.push_back(p.target);
+  }
   return out;
 }
 

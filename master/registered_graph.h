@@ -53,6 +53,10 @@ struct WorkerPartition {
   TaskWorker target;
   tensorflow::GraphDef graph_def;
   std::string graph_handle;
+  // Another task RecvTensors from this partition; only then does a
+  // successful step need CleanupGraph on its worker
+  // (common/runtime/partition/remote_sends.h).
+  bool has_remote_sends = true;
 };
 
 class RegisteredGraph {
@@ -89,6 +93,8 @@ class RegisteredGraph {
 
   // The tasks of the partitions.
   std::vector<TaskWorker> workers() const;
+  // Those whose partition has_remote_sends.
+  std::vector<TaskWorker> workers_with_remote_sends() const;
 
   // DeregisterGraph on every worker, not waited for.
   void DeregisterAsync(const MasterEnv& env,

@@ -8,6 +8,7 @@
 #include "common/graph/graph.h"
 #include "common/graph/graph_def_import.h"
 #include "common/op/op_registry.h"
+#include "common/runtime/partition/remote_sends.h"
 #include "common/runtime/placement/kernel_support.h"
 #include "common/runtime/session/executor_barrier.h"
 
@@ -85,6 +86,7 @@ absl::StatusOr<std::string> GraphMgr::Register(
   TRIB_RETURN_IF_ERROR(Partition(popts, &graph, &partitions));
 
   auto item = std::make_shared<GraphItem>();
+  item->has_remote_sends = HasRemoteSends(request.graph_def());
   for (auto& [location, gdef] : partitions) {
     GraphUnit unit;
     TRIB_ASSIGN_OR_RETURN(unit.device,

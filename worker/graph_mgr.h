@@ -53,6 +53,10 @@ struct GraphUnit {
 struct GraphItem {
   std::string handle;
   std::vector<GraphUnit> units;
+  // A peer may RecvTensor a value of this graph after its RunGraph returned
+  // (common/runtime/partition/remote_sends.h); when false, the worker
+  // forgets a finished step at once instead of waiting for CleanupGraph.
+  bool has_remote_sends = true;
 };
 
 class GraphMgr {

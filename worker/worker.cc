@@ -521,6 +521,12 @@ void Worker::DoRunGraph(CallOptions* opts, const RunGraphRequestMsg* request,
                              step->step_id, env_->task_name, &response->recv);
         }
         EndStep(step);
+        if (!step->item->has_remote_sends) {
+          // No peer can ask for this step's values any more: drop its
+          // rendezvous now; the master sends no CleanupGraph for it after
+          // a successful step.
+          rendezvous_mgr_.Cleanup(step->step_id);
+        }
         if (!s.ok()) {
           spdlog::debug("Step {} on {} failed: {}", request->proto.step_id(),
                         env_->task_name, s.ToString());

@@ -66,7 +66,7 @@
 #include "common/distributed/worker_interface.h"
 #include "common/kernel/cancellation.h"
 #include "common/runtime/rendezvous/rendezvous_mgr.h"
-#include "worker/deadline_timer.h"
+#include "common/distributed/deadline_timer.h"
 #include "worker/rpc_remote_rendezvous.h"
 #include "worker/session_mgr.h"
 #include "worker/step_stats_log.h"

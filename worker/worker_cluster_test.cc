@@ -160,6 +160,36 @@ TEST_F(WorkerClusterTest, CrossTaskValuesEqualTheLocalSession) {
   EXPECT_EQ(cluster_.worker(kWorker)->rendezvous_mgr()->NumSteps(), 0);
 }
 
+TEST_F(WorkerClusterTest, OnlyTasksOthersFetchFromKeepAFinishedStep) {
+  // The ps sends values to the worker task; the worker task sends only to
+  // the client (recv_key). After the step, only the ps must keep the step's
+  // rendezvous for a late RecvTensor, until CleanupGraph.
+  auto graph = ParseGraph(absl::StrCat(
+      "node { name: 'x' op: 'Placeholder' device: '", Dev(kWorker, 0),
+      "' attr { key: 'dtype' value { type: DT_FLOAT } } }\n",
+      ScalarConst("c", Dev(kPs, 0), 2.f),
+      BinaryOp("y", "AddV2", "c", "x", Dev(kWorker, 0))));
+  MasterStep step;
+  std::map<std::string, std::string> handles;
+  Prepare(graph, Sig({"x"}, {"y"}), "", &step, &handles);
+  const int64_t step_id = next_step_id_++;
+  auto result = cluster_.RunStep(step, handles, "", step_id,
+                                 {test::AsTensor<float>({1, 2}, {2})},
+                                 absl::ZeroDuration(), {}, /*cleanup=*/false);
+  ASSERT_TRUE(result.status.ok()) << result.status;
+  ASSERT_EQ(result.fetches.size(), 1u);
+  test::ExpectTensorEqual<float>(result.fetches[0],
+                                 test::AsTensor<float>({3, 4}, {2}));
+  EXPECT_EQ(cluster_.worker(kPs)->rendezvous_mgr()->NumSteps(), 1);
+  EXPECT_EQ(cluster_.worker(kWorker)->rendezvous_mgr()->NumSteps(), 0);
+  tensorflow::CleanupGraphRequest creq;
+  creq.set_step_id(step_id);
+  tensorflow::CleanupGraphResponse cresp;
+  ASSERT_TRUE(
+      cluster_.worker(kPs)->CleanupGraph(creq, &cresp, absl::Seconds(5)).ok());
+  EXPECT_EQ(cluster_.worker(kPs)->rendezvous_mgr()->NumSteps(), 0);
+}
+
 TEST_F(WorkerClusterTest, RegisteredGraphIsSplitByDevice) {
   MasterStep step;
   std::map<std::string, std::string> handles;

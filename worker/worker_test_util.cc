@@ -202,7 +202,7 @@ TestCluster::StepResult TestCluster::RunStep(
     const MasterStep& step, const std::map<std::string, std::string>& handles,
     const std::string& session, int64_t step_id,
     const std::vector<Tensor>& feeds, absl::Duration timeout,
-    const tensorflow::ExecutorOpts& exec_opts) {
+    const tensorflow::ExecutorOpts& exec_opts, bool cleanup) {
   struct Call {
     std::string task;
     RunGraphRequestMsg request;
@@ -255,6 +255,7 @@ TestCluster::StepResult TestCluster::RunStep(
     }
   }
   result.status = root_cause.ok() ? first_error : root_cause;
+  if (!cleanup) return result;
   for (auto& [t, handle] : handles) {
     tensorflow::CleanupGraphRequest req;
     req.set_step_id(step_id);

@@ -94,14 +94,16 @@ class TestCluster {
     std::map<std::string, tensorflow::RunGraphResponse> responses;
   };
   // RunGraph on every task at once (feeds/fetches to the client task), then
-  // CleanupGraph everywhere, as the master does. `timeout` (> 0) is each
+  // CleanupGraph everywhere (unless `cleanup` is false), as the master
+  // does. `timeout` (> 0) is each
   // call's deadline.
   StepResult RunStep(const MasterStep& step,
                      const std::map<std::string, std::string>& handles,
                      const std::string& session, int64_t step_id,
                      const std::vector<Tensor>& feeds,
                      absl::Duration timeout = absl::ZeroDuration(),
-                     const tensorflow::ExecutorOpts& exec_opts = {});
+                     const tensorflow::ExecutorOpts& exec_opts = {},
+                     bool cleanup = true);
 
  private:
   void StartTask(const std::string& name);

@@ -1,4 +1,4 @@
-#include "worker/deadline_timer.h"
+#include "common/distributed/deadline_timer.h"
 
 #include <atomic>
 #include <vector>

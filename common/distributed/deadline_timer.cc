@@ -1,6 +1,15 @@
-#include "worker/deadline_timer.h"
+#include "common/distributed/deadline_timer.h"
+
+#include <algorithm>
 
 namespace tributary {
+namespace {
+
+// The longest the timer thread sleeps without looking at its queue; a
+// deadline further away than this never wakes it early.
+constexpr absl::Duration kMaxSleep = absl::Seconds(1);
+
+}  // namespace
 
 DeadlineTimer::DeadlineTimer() : thread_([this] { Loop(); }) {}
 
@@ -47,15 +56,16 @@ int DeadlineTimer::NumPending() const {
 void DeadlineTimer::Loop() {
   absl::MutexLock l(&mu_);
   while (true) {
-    // Wakes on stop, on a new earliest deadline (the queue changes) or when
-    // the earliest deadline passes.
+    const absl::Time now = absl::Now();
     const absl::Time next =
         queue_.empty() ? absl::InfiniteFuture() : queue_.begin()->first.first;
-    auto ready = [this, next]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-      return stop_ || (!queue_.empty() && queue_.begin()->first.first < next) ||
-             (!queue_.empty() && queue_.begin()->first.first <= absl::Now());
+    const absl::Time wake_at = std::min(next, now + kMaxSleep);
+    // Wakes early only on stop or for a deadline before wake_at.
+    auto ready = [this, wake_at]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return stop_ ||
+             (!queue_.empty() && queue_.begin()->first.first < wake_at);
     };
-    mu_.AwaitWithDeadline(absl::Condition(&ready), next);
+    mu_.AwaitWithDeadline(absl::Condition(&ready), wake_at);
     if (stop_) return;
     if (queue_.empty() || queue_.begin()->first.first > absl::Now()) continue;
     auto it = queue_.begin();

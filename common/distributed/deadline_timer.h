@@ -1,10 +1,14 @@
-#ifndef TRIBUTARY_WORKER_DEADLINE_TIMER_H_
-#define TRIBUTARY_WORKER_DEADLINE_TIMER_H_
+#ifndef TRIBUTARY_COMMON_DISTRIBUTED_DEADLINE_TIMER_H_
+#define TRIBUTARY_COMMON_DISTRIBUTED_DEADLINE_TIMER_H_
 
 // Runs callbacks at deadlines without holding a thread per waiter: the
 // worker bounds RunGraph and RecvTensor calls by their CallOptions deadline
 // while the calls themselves wait asynchronously (a _Recv in a rendezvous, a
-// peer's RecvTensor). One thread sleeps until the earliest deadline.
+// peer's RecvTensor); the master bounds its asynchronous steps. One thread
+// sleeps until the earliest deadline, but never longer than a second, and
+// is woken only by a deadline earlier than the time it would wake anyway:
+// most calls schedule a deadline seconds away and cancel it a millisecond
+// later, and must not pay a thread wake-up each.
 //
 // Callbacks run on the timer's thread, one at a time, and should be short
 // (they cancel a step or a call; the work that follows is the canceller's).
@@ -62,4 +66,4 @@ class DeadlineTimer {
 
 }  // namespace tributary
 
-#endif  // TRIBUTARY_WORKER_DEADLINE_TIMER_H_
+#endif  // TRIBUTARY_COMMON_DISTRIBUTED_DEADLINE_TIMER_H_
