@@ -494,7 +494,10 @@ void Worker::DoRunGraph(CallOptions* opts, const RunGraphRequestMsg* request,
   if (req.exec_opts().record_timeline() || req.exec_opts().record_costs() ||
       rpc_logging) {
     step->collector = std::make_unique<StepStatsCollector>(&step->step_stats);
-    step->rendezvous->set_record_transfers(rpc_logging);
+    // A timeline shows each RecvTensor call too (its duration is the
+    // transfer as the receiver sees it).
+    step->rendezvous->set_record_transfers(
+        rpc_logging || req.exec_opts().record_timeline());
   }
   if (opts != nullptr) step->rendezvous->SetDeadline(opts->deadline());
   absl::Status s = SendFeeds(request->send, step->rendezvous.get());
@@ -573,7 +576,8 @@ void Worker::DoPartialRunGraph(CallOptions* opts,
     if (req.exec_opts().record_timeline() || req.exec_opts().record_costs() ||
         rpc_logging) {
       step->collector = std::make_unique<StepStatsCollector>(&step->step_stats);
-      step->rendezvous->set_record_transfers(rpc_logging);
+      step->rendezvous->set_record_transfers(
+          rpc_logging || req.exec_opts().record_timeline());
     }
     GraphMgr::StepOptions options;
     options.step_id = step->step_id;

@@ -677,6 +677,17 @@ TEST_F(WorkerClusterTest, StepStatsInTheResponseAndThroughLogging) {
   const auto& stats = r.responses[kWorker].step_stats();
   ASSERT_GT(stats.dev_stats_size(), 0);
   EXPECT_GT(stats.dev_stats(0).node_stats_size(), 0);
+  // The timeline includes the task's RecvTensor calls, with their duration.
+  bool traced_transfer = false;
+  for (const auto& d : stats.dev_stats()) {
+    for (const auto& n : d.node_stats()) {
+      if (n.node_name() != "RecvTensor") continue;
+      traced_transfer = true;
+      EXPECT_GE(n.op_end_rel_micros(), 0);
+      EXPECT_GT(n.all_start_micros(), 0);
+    }
+  }
+  EXPECT_TRUE(traced_transfer);
 
   Worker* w = cluster_.worker(kWorker);
   tensorflow::LoggingRequest lreq;

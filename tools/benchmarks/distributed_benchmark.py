@@ -343,6 +343,26 @@ def print_table(args, ctx, raw, tf, trib):
     for mib in sizes:
         transfer_row(f"RecvTensor task 1 -> task 0, {mib} MiB float32",
                      ("recv", f"{mib}MiB"), mib)
+
+    # The RecvTensor call alone, as the receiving worker timed it in a
+    # FULL_TRACE step (request sent -> tensor decoded): the transfer without
+    # the step's fixed cost. Only Tributary's workers record it.
+    for mib in sizes:
+        nbytes = mib * MIB
+        tr = tcp.get(mib)
+        cell = verdict = "n/a"
+        call = None
+        if isinstance(cpp, dict):
+            call = measurement(cpp, ("recv", f"{mib}MiB")).get("call_p50_s")
+        if call is not None and call > 0:
+            rate = gbps(nbytes, call)
+            cell = f"{rate:.2f} GB/s ({call * 1e3:.2f} ms)"
+            if tr:
+                share = rate / tr["reuse_gbps"]
+                verdict = (f"{100 * share:.0f}% of TCP: "
+                           f"{'met' if share >= 0.5 else 'NOT met'} (>= 50%)")
+        rows.append([f"RecvTensor call alone (receiver's trace), {mib} MiB",
+                     cell, "", "not measured", "", "", verdict])
     transfer_row(f"client fetch of a {args.fetch_mib} MiB variable on task 0 "
                  "through the master", "fetch", args.fetch_mib)
     nbytes = args.aa_mib * MIB
@@ -358,7 +378,10 @@ def print_table(args, ctx, raw, tf, trib):
           "compute, a 1-element Slice, is negligible). Raw TCP: one stream from a "
           "reused buffer into a reused one (fresh: into a newly mapped one). Raw "
           "gRPC: one unary ByteBuffer call, receiver with the daemons' malloc "
-          "settings (default: glibc's).")
+          "settings (default: glibc's). 'RecvTensor call alone': the median "
+          "duration of the RecvTensor call in 7 extra FULL_TRACE steps, as the "
+          "receiving worker timed it (request sent -> tensor decoded into its "
+          "buffer).")
     print()
     print_faults(args, {"Tributary, C++ client": cpp,
                         "Tributary, TF client": tfc, "TensorFlow": tf}, raw)
