@@ -9,7 +9,7 @@
 #include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/notification.h"
+#include "common/distributed/wait_for_callback.h"
 #include "common/framework/status.h"
 #include "master/worker_calls.h"
 
@@ -178,15 +178,9 @@ absl::Status DistributedStep::Run(const NamedTensors& feeds,
                                   const std::vector<int>& fetches,
                                   std::vector<Tensor>* outputs,
                                   tensorflow::RunMetadata* metadata) {
-  absl::Notification done;
-  absl::Status result;
-  RunAsync(feeds, fetches, outputs, metadata,
-           [&done, &result](const absl::Status& s) {
-             result = s;
-             done.Notify();
-           });
-  done.WaitForNotification();
-  return result;
+  return WaitForCallback([&](StatusCallback done) {
+    RunAsync(feeds, fetches, outputs, metadata, std::move(done));
+  });
 }
 
 void DistributedStep::RunAsync(const NamedTensors& feeds,

@@ -1,6 +1,5 @@
 #include "master/master.h"
 
-#include "absl/synchronization/notification.h"
 
 #include <algorithm>
 #include <thread>
@@ -11,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/notification.h"
+#include "common/distributed/wait_for_callback.h"
 #include "common/framework/status.h"
 #include "master/device_discovery.h"
 #include "master/worker_calls.h"
@@ -196,14 +195,9 @@ absl::Status Master::PartialRunSetup(
 absl::Status Master::RunStep(CallOptions* opts,
                              const RunStepRequestMsg& request,
                              RunStepResponseMsg* response) {
-  absl::Notification done;
-  absl::Status result;
-  RunStepAsync(opts, request, response, [&done, &result](const absl::Status& s) {
-    result = s;
-    done.Notify();
+  return WaitForCallback([&](StatusCallback done) {
+    RunStepAsync(opts, request, response, std::move(done));
   });
-  done.WaitForNotification();
-  return result;
 }
 
 void Master::RunStepAsync(CallOptions* opts, const RunStepRequestMsg& request,

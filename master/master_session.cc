@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/notification.h"
+#include "common/distributed/wait_for_callback.h"
 #include "common/device/device_name_utils.h"
 #include "common/framework/status.h"
 #include "common/framework/types.h"
@@ -360,15 +360,10 @@ absl::Status MasterSession::RunStep(
     const StepOptions& step_options, const NamedTensors& feeds,
     const std::vector<int>& fetches, std::vector<Tensor>* outputs,
     tensorflow::RunMetadata* metadata) {
-  absl::Notification done;
-  absl::Status result;
-  RunStepAsync(caller, std::move(graph), step_options, feeds, fetches, outputs,
-               metadata, [&done, &result](const absl::Status& s) {
-                 result = s;
-                 done.Notify();
-               });
-  done.WaitForNotification();
-  return result;
+  return WaitForCallback([&](StatusCallback done) {
+    RunStepAsync(caller, std::move(graph), step_options, feeds, fetches,
+                 outputs, metadata, std::move(done));
+  });
 }
 
 void MasterSession::RunStepAsync(
@@ -430,14 +425,9 @@ struct MasterSession::StepRun {
 absl::Status MasterSession::Run(CallOptions* caller,
                                 const RunStepRequestMsg& request,
                                 RunStepResponseMsg* response) {
-  absl::Notification done;
-  absl::Status result;
-  RunAsync(caller, request, response, [&done, &result](const absl::Status& s) {
-    result = s;
-    done.Notify();
+  return WaitForCallback([&](StatusCallback done) {
+    RunAsync(caller, request, response, std::move(done));
   });
-  done.WaitForNotification();
-  return result;
 }
 
 void MasterSession::RunAsync(CallOptions* caller,

@@ -1,6 +1,6 @@
 #include "common/distributed/worker_interface.h"
 
-#include "absl/synchronization/notification.h"
+#include "common/distributed/wait_for_callback.h"
 
 namespace tributary {
 namespace {
@@ -11,14 +11,8 @@ template <typename Call>
 absl::Status CallAndWait(absl::Duration timeout, Call call) {
   CallOptions opts;
   if (timeout > absl::ZeroDuration()) opts.SetTimeout(timeout);
-  absl::Notification done;
-  absl::Status status;
-  call(&opts, [&](const absl::Status& s) {
-    status = s;
-    done.Notify();
-  });
-  done.WaitForNotification();
-  return status;
+  return WaitForCallback(
+      [&](StatusCallback done) { call(&opts, std::move(done)); });
 }
 
 }  // namespace
