@@ -1,6 +1,5 @@
 #include "common/daemon/daemon_process.h"
 
-#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -10,6 +9,7 @@
 #include <memory>
 
 #include "absl/synchronization/mutex.h"
+#include "common/framework/malloc_tuning.h"
 #include "common/framework/status.h"
 #include "spdlog/sinks/stdout_sinks.h"
 #include "spdlog/spdlog.h"
@@ -31,18 +31,9 @@ void PrepareDaemonProcess() {
   sigset_t set = TerminationSignals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   signal(SIGPIPE, SIG_IGN);
-  // Keep freed memory in the heap for reuse: without this, glibc returns
-  // large blocks to the kernel and the next tensor of the same size faults
-  // in every page again (~10 us per 4 KiB page on these machines).
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest allowed value
-  // One arena: glibc's extra per-thread arenas live in heaps of at most
-  // 64 MiB that are unmapped as soon as they are empty, whatever the trim
-  // threshold says, so gRPC's receive buffers for big messages were faulted
-  // in afresh every time (docs/benchmarks.md, page faults per step). Tensor
-  // buffers come from the caching allocator, so contention on the one arena
-  // is limited to small protocol objects.
-  mallopt(M_ARENA_MAX, 1);
+  // Keep freed memory for reuse: without this, the next tensor of the same
+  // size faults in every page again (~10 us per 4 KiB page here).
+  TuneMallocForLargeTensors();
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
 }
 

@@ -26,6 +26,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "absl/strings/str_split.h"
+#include "common/framework/malloc_tuning.h"
 #include "common/framework/tensor.h"
 #include "nlohmann/json.hpp"
 #include "protos/config.pb.h"
@@ -332,4 +333,9 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace tributary
 
-int main(int argc, char** argv) { return tributary::Main(argc, argv); }
+int main(int argc, char** argv) {
+  // As a client application moving big tensors should
+  // (common/framework/malloc_tuning.h).
+  tributary::TuneMallocForLargeTensors();
+  return tributary::Main(argc, argv);
+}

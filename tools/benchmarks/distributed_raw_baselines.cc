@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "common/framework/malloc_tuning.h"
 #include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
@@ -385,10 +386,7 @@ pid_t ForkGrpcServer(bool daemon_malloc, int* port) {
   if (pid < 0) Die("fork");
   if (pid == 0) {
     close(pipe_fds[0]);
-    if (daemon_malloc) {
-      mallopt(M_TRIM_THRESHOLD, 1 << 30);
-      mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    }
+    if (daemon_malloc) TuneMallocForLargeTensors();
     EchoWorkerService echo;
     SinkService sink;
     grpc::ServerBuilder builder;

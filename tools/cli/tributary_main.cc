@@ -4,9 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "common/framework/malloc_tuning.h"
 #include "tools/cli/cli_app.h"
 
 int main(int argc, char** argv) {
+  // `tributary run --target grpc://...` may fetch big tensors.
+  tributary::TuneMallocForLargeTensors();
   const std::vector<std::string> args(argv, argv + argc);
   const tributary::CliInvocation invocation =
       tributary::ParseCommandLine(args, std::cout, std::cerr);
