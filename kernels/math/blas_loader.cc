@@ -68,6 +68,47 @@ absl::StatusOr<OpenBlas> Bind(void* handle, const std::string& library) {
   return blas;
 }
 
+// op(a) * op(b) by the definition, for SelfCheck.
+template <typename T>
+std::vector<T> Naive(const std::vector<T>& a, const std::vector<T>& b, int m,
+                     int n, int k, bool ta, bool tb) {
+  std::vector<T> c(m * n, 0);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      T sum = 0;
+      for (int p = 0; p < k; ++p) {
+        sum += (ta ? a[p * m + i] : a[i * k + p]) *
+               (tb ? b[j * k + p] : b[p * n + j]);
+      }
+      c[i * n + j] = sum;
+    }
+  }
+  return c;
+}
+
+// One small product per transpose combination, with edges in every
+// dimension of OpenBLAS's register blocks, on small integers (exact in float
+// and double, whatever the summation order). We force a core type OpenBLAS
+// did not pick itself; should a build compute wrong results with it, MatMul
+// must not use it.
+template <typename T, typename Fn>
+bool SelfCheck(Fn gemm) {
+  constexpr int m = 37, n = 35, k = 70;
+  std::vector<T> a(m * k), b(k * n);
+  for (int i = 0; i < m * k; ++i) a[i] = static_cast<T>(i % 7 - 3);
+  for (int i = 0; i < k * n; ++i) b[i] = static_cast<T>(i % 9 - 4);
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      std::vector<T> c(m * n, static_cast<T>(99));
+      gemm(kCblasRowMajor, ta ? kCblasTrans : kCblasNoTrans,
+           tb ? kCblasTrans : kCblasNoTrans, m, n, k, T(1), a.data(),
+           ta ? m : k, b.data(), tb ? k : n, T(0), c.data(), n);
+      if (c != Naive(a, b, m, n, k, ta, tb)) return false;
+    }
+  }
+  return true;
+}
+
 absl::StatusOr<OpenBlas> Load() {
   std::vector<std::string> candidates;
   const std::string forced = Getenv("TRIBUTARY_OPENBLAS_LIBRARY");
@@ -114,8 +155,14 @@ absl::StatusOr<OpenBlas> Load() {
   blas->requested_core = requested_core;
   blas->user_core = user_core;
   // We split products across our own intra-op threads and call OpenBLAS on
-  // each with one thread. (The handle stays open for the process's life.)
+  // each with one thread. (The handle stays open for the process's life:
+  // OpenBLAS's threads cannot be unloaded safely.)
   blas->set_num_threads(1);
+  if (!SelfCheck<float>(blas->sgemm) || !SelfCheck<double>(blas->dgemm)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(library, " with core ", blas->core,
+                     " computed a wrong product in the load-time self-check"));
+  }
   return blas;
 }
 

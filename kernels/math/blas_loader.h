@@ -81,8 +81,10 @@ struct OpenBlas {
 // ChooseCoreType(DetectCpuFeatures()) for the duration of the dlopen. Leaves
 // OpenBLAS's own threading at 1 thread: callers split the work themselves
 // (OpenBLAS's threads busy-wait after each call, taking cores from ours).
-// NotFound when no library loads; FailedPrecondition when it is not a usable
-// OpenBLAS (missing symbols, 64-bit integer interface).
+// Checks sgemm and dgemm on small products against the definition before
+// handing them out. NotFound when no library loads; FailedPrecondition when
+// it is not a usable OpenBLAS (missing symbols, 64-bit integer interface, a
+// wrong result in that check).
 absl::StatusOr<const OpenBlas*> LoadOpenBlas();
 
 }  // namespace blas
