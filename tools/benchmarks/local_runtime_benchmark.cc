@@ -15,12 +15,14 @@
 // type this machine's OpenBLAS has, and the session and the direct call share
 // one library. The direct call uses OpenBLAS's own threading (THREADS
 // threads, set around its blocks); the session's kernel calls it with one
-// thread per block of rows on the intra-op pool. TRIBUTARY_MATMUL_BACKEND
-// picks the session's backend as usual (docs/operations.md).
+// thread per block of rows on the intra-op pool; the "split" column does
+// the same directly (functor::BlasMatMul), without the session.
+// TRIBUTARY_MATMUL_BACKEND picks the session's backend as usual
+// (docs/operations.md).
 //
 // How it measures, and why:
 //  * Each contender runs in blocks of reps (two warm-up calls first), and the
-//    blocks alternate (session, Eigen, OpenBLAS, session, ...) for ROUNDS
+//    blocks alternate (session, Eigen, OpenBLAS, split, session, ...) for ROUNDS
 //    rounds (default 3), so load from other processes on this shared 2-core
 //    machine falls on all of them alike. Reported: the median and the best
 //    call of each contender over all rounds.
@@ -56,6 +58,7 @@
 #include "common/runtime/session/local_session.h"
 #include "kernels/math/blas_loader.h"
 #include "kernels/math/matmul_backend.h"
+#include "kernels/math/matmul_blas.h"
 #include "protos/config.pb.h"
 #include "protos/graph.pb.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -197,6 +200,16 @@ void MatMul(int n, int threads, int rounds, const blas::OpenBlas* openblas) {
          },
          [&] { openblas->set_num_threads(threads); },
          [&] { openblas->set_num_threads(1); }});
+    // What the kernel does, without the session: one single-threaded sgemm
+    // per block of rows on the same Eigen pool as the Eigen column.
+    contenders.push_back(
+        {"OpenBLAS split", [&] {
+           functor::BlasMatMul<float>(*openblas, &device,
+                                      c.flat<float>().data(),
+                                      a.flat<float>().data(),
+                                      b.flat<float>().data(), n, n, n,
+                                      false, false);
+         }});
   }
   for (int r = 0; r < rounds; ++r) {
     for (Contender& con : contenders) RunBlock(&con, reps);
@@ -214,7 +227,7 @@ void MatMul(int n, int threads, int rounds, const blas::OpenBlas* openblas) {
     std::printf(" %.0f / %.0f |", Gflops(n, con.Median()),
                 Gflops(n, con.Best()));
   }
-  if (openblas == nullptr) std::printf(" n/a |");
+  if (openblas == nullptr) std::printf(" n/a | n/a |");
   std::printf(" %.0f%% / %.0f%% |", 100.0 * best_direct_median / s.Median(),
               100.0 * best_direct_best / s.Best());
   for (Contender& con : contenders) {
@@ -267,10 +280,10 @@ int main(int argc, char** argv) {
       tributary::TransparentHugePageMode().c_str());
   std::printf(
       "| MatMul | session GFLOPS median / best | Eigen direct | OpenBLAS "
-      "direct "
+      "direct, its own threads | OpenBLAS direct, split on the Eigen pool "
       "| session vs best direct (median / best) | minor page faults per call: "
-      "session, Eigen, OpenBLAS | GFLOP per CPU-second: session, Eigen, "
-      "OpenBLAS |\n|---|---|---|---|---|---|---|\n");
+      "session, Eigen, OpenBLAS, split | GFLOP per CPU-second: session, Eigen, "
+      "OpenBLAS, split |\n|---|---|---|---|---|---|---|---|\n");
   const tributary::blas::OpenBlas* lib = openblas.ok() ? *openblas : nullptr;
   tributary::MatMul(1024, threads, rounds, lib);
   tributary::MatMul(2048, threads, rounds, lib);
