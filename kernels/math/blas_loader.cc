@@ -122,12 +122,14 @@ absl::StatusOr<OpenBlas> Load() {
   // to be in the environment during dlopen. The user's own value wins. We
   // remove ours again afterwards so child processes see the environment the
   // user gave us. (setenv races with getenv in other threads; this runs once,
-  // at the first float MatMul, and only touches this one variable.)
+  // at the first float MatMul, and only touches this one variable.) An
+  // empty value counts as unset, and is put back empty.
+  const bool was_set = std::getenv("OPENBLAS_CORETYPE") != nullptr;
   const std::string user_core = Getenv("OPENBLAS_CORETYPE");
   const std::string requested_core =
       user_core.empty() ? ChooseCoreType(DetectCpuFeatures()) : "";
   if (!requested_core.empty()) {
-    setenv("OPENBLAS_CORETYPE", requested_core.c_str(), /*overwrite=*/0);
+    setenv("OPENBLAS_CORETYPE", requested_core.c_str(), /*overwrite=*/1);
   }
   void* handle = nullptr;
   std::string library;
@@ -141,7 +143,13 @@ absl::StatusOr<OpenBlas> Load() {
     const char* error = dlerror();
     errors.push_back(error != nullptr ? error : candidate);
   }
-  if (!requested_core.empty()) unsetenv("OPENBLAS_CORETYPE");
+  if (!requested_core.empty()) {
+    if (was_set) {
+      setenv("OPENBLAS_CORETYPE", "", /*overwrite=*/1);
+    } else {
+      unsetenv("OPENBLAS_CORETYPE");
+    }
+  }
   if (handle == nullptr) {
     return absl::NotFoundError(absl::StrCat("OpenBLAS not loaded: ",
                                             absl::StrJoin(errors, "; ")));

@@ -5,6 +5,7 @@
 //
 // Skips the OpenBLAS side (and says why) where the library is not installed.
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -188,6 +189,11 @@ TEST(MatMulBackendDefaultTest, SaysWhatItChose) {
   const MatMulBackendChoice& choice = ActiveMatMulBackend();
   std::printf("MatMul backend: %s\n", choice.description.c_str());
   EXPECT_TRUE(choice.status.ok()) << choice.status;
+  // The loader set OPENBLAS_CORETYPE only while loading the library.
+  if (choice.openblas != nullptr && choice.openblas->user_core.empty()) {
+    EXPECT_EQ(std::getenv("OPENBLAS_CORETYPE"), nullptr);
+    EXPECT_EQ(choice.openblas->core, choice.openblas->requested_core);
+  }
 }
 
 }  // namespace
