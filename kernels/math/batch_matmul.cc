@@ -77,6 +77,7 @@ class BatchMatMulV2Op : public OpKernel {
                     x.shape().DebugString(), ", In[1]: ",
                     y.shape().DebugString()));
 
+    OP_REQUIRES_OK(ctx, functor::MatMulBackendStatus<T>());
     TensorShape out_shape(absl::Span<const int64_t>(bcast.output_shape()));
     OP_REQUIRES_OK(ctx, out_shape.AddDimWithStatus(m));
     OP_REQUIRES_OK(ctx, out_shape.AddDimWithStatus(n));

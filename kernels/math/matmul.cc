@@ -1,5 +1,5 @@
-// MatMul: a [m,k] x b [k,n] (transpose_a / transpose_b), one Eigen tensor
-// contraction on the device's thread pool.
+// MatMul: a [m,k] x b [k,n] (transpose_a / transpose_b) on the device's
+// thread pool: OpenBLAS gemm or an Eigen contraction (matmul_functor.h).
 #include "common/framework/status.h"
 #include "common/framework/tensor.h"
 #include "common/framework/types.h"
@@ -39,6 +39,7 @@ class MatMulOp : public OpKernel {
                     "Matrix size-incompatible: In[0]: ",
                     a.shape().DebugString(), ", In[1]: ",
                     b.shape().DebugString()));
+    OP_REQUIRES_OK(ctx, functor::MatMulBackendStatus<T>());
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
     if (out->NumElements() == 0) return;

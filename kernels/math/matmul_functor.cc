@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "kernels/math/matmul_blas.h"
+
 namespace tributary {
 namespace functor {
 namespace {
@@ -16,6 +18,25 @@ Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> ContractDims(
   return dims;
 }
 
+// True when OpenBLAS computed the product (float/double under the openblas
+// backend); false: the caller runs Eigen's contraction.
+template <typename T>
+bool TryBlas(const Eigen::ThreadPoolDevice* d, typename TTypes<T>::Matrix out,
+             typename TTypes<T>::ConstMatrix a,
+             typename TTypes<T>::ConstMatrix b, bool transpose_a,
+             bool transpose_b) {
+  if constexpr (kBlasType<T>) {
+    const blas::OpenBlas* openblas = ActiveMatMulBackend().openblas;
+    if (openblas == nullptr || out.size() == 0) return false;
+    const int64_t k = a.dimension(transpose_a ? 0 : 1);
+    if (k == 0) return false;  // BLAS asks lda >= 1; Eigen writes the zeros
+    return BlasMatMul<T>(*openblas, d, out.data(), a.data(), b.data(),
+                         out.dimension(0), out.dimension(1), k, transpose_a,
+                         transpose_b);
+  }
+  return false;
+}
+
 }  // namespace
 
 template <typename T>
@@ -23,6 +44,7 @@ void MatMul(const Eigen::ThreadPoolDevice& d, typename TTypes<T>::Matrix out,
             typename TTypes<T>::ConstMatrix a,
             typename TTypes<T>::ConstMatrix b, bool transpose_a,
             bool transpose_b) {
+  if (TryBlas<T>(&d, out, a, b, transpose_a, transpose_b)) return;
   out.device(d) = a.contract(b, ContractDims(transpose_a, transpose_b));
 }
 
@@ -31,6 +53,7 @@ void MatMulSingleThread(typename TTypes<T>::Matrix out,
                         typename TTypes<T>::ConstMatrix a,
                         typename TTypes<T>::ConstMatrix b, bool transpose_a,
                         bool transpose_b) {
+  if (TryBlas<T>(nullptr, out, a, b, transpose_a, transpose_b)) return;
   out = a.contract(b, ContractDims(transpose_a, transpose_b));
 }
 

@@ -6,12 +6,23 @@
 //
 //   bazel run //tools/benchmarks:local_runtime_benchmark [-- ROUNDS [THREADS]]
 //
-// THREADS (default: the hardware threads) sizes the session's intra-op pool
-// and the direct Eigen pool; OpenBLAS takes OPENBLAS_NUM_THREADS.
+// THREADS (default: the hardware threads) sizes the session's intra-op pool,
+// the direct Eigen pool and OpenBLAS's own threads for the direct call.
+//
+// OpenBLAS is the one the MatMul kernel uses, loaded the same way
+// (kernels/math/blas_loader.h: dlopen after setting OPENBLAS_CORETYPE from
+// cpuid, unless it is set already), so the direct column runs the best core
+// type this machine's OpenBLAS has, and the session and the direct call share
+// one library. The direct call uses OpenBLAS's own threading (THREADS
+// threads, set around its blocks); the session's kernel calls it with one
+// thread per block of rows on the intra-op pool; the "split" column does
+// the same directly (functor::BlasMatMul), without the session.
+// TRIBUTARY_MATMUL_BACKEND picks the session's backend as usual
+// (docs/operations.md).
 //
 // How it measures, and why:
 //  * Each contender runs in blocks of reps (two warm-up calls first), and the
-//    blocks alternate (session, Eigen, OpenBLAS, session, ...) for ROUNDS
+//    blocks alternate (session, Eigen, OpenBLAS, split, session, ...) for ROUNDS
 //    rounds (default 3), so load from other processes on this shared 2-core
 //    machine falls on all of them alike. Reported: the median and the best
 //    call of each contender over all rounds.
@@ -25,9 +36,8 @@
 //  * Minor page faults per call (getrusage) show whether each call still
 //    faults fresh pages in (for the session: the caching host allocator's
 //    job; Eigen's contraction mallocs its packing buffers on every call).
-//  * OpenBLAS reads OPENBLAS_NUM_THREADS / OPENBLAS_CORETYPE when the process
-//    starts; the table header prints the core and thread count it chose.
-#include <cblas.h>
+//  * The table header prints the core OpenBLAS runs and the session's
+//    MatMul backend.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -46,6 +56,9 @@
 #include "common/framework/logging.h"
 #include "common/framework/tensor.h"
 #include "common/runtime/session/local_session.h"
+#include "kernels/math/blas_loader.h"
+#include "kernels/math/matmul_backend.h"
+#include "kernels/math/matmul_blas.h"
 #include "protos/config.pb.h"
 #include "protos/graph.pb.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -80,6 +93,8 @@ double CpuSeconds() {
 struct Contender {
   std::string name;
   std::function<void()> fn;
+  std::function<void()> before = [] {};  // around each block, untimed
+  std::function<void()> after = [] {};
   std::vector<double> times;
   int64_t faults = 0;      // minor page faults during the timed calls
   double cpu_seconds = 0;  // process CPU time during the timed calls
@@ -92,6 +107,7 @@ struct Contender {
 };
 
 void RunBlock(Contender* c, int reps) {
+  c->before();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   // Warm-up: two calls, so a session step has both of the output buffers it
   // alternates between (the caller still holds the previous step's output
@@ -107,6 +123,7 @@ void RunBlock(Contender* c, int reps) {
   }
   c->cpu_seconds += CpuSeconds() - cpu;
   c->faults += MinorFaults() - faults;
+  c->after();
 }
 
 tensorflow::NodeDef* AddNode(tensorflow::GraphDef* graph,
@@ -133,7 +150,7 @@ std::unique_ptr<LocalSession> NewSession(int threads) {
 
 double Gflops(int n, double seconds) { return 2.0 * n * n * n / seconds / 1e9; }
 
-void MatMul(int n, int threads, int rounds) {
+void MatMul(int n, int threads, int rounds, const blas::OpenBlas* openblas) {
   Tensor a(DT_FLOAT, TensorShape({n, n})), b(DT_FLOAT, TensorShape({n, n}));
   for (int64_t i = 0; i < a.NumElements(); ++i) {
     a.flat<float>()(i) = static_cast<float>(i % 17) * 0.25f;
@@ -169,29 +186,48 @@ void MatMul(int n, int threads, int rounds) {
   std::vector<Contender> contenders = {
       {"session", [&] { Check(session->Run(feeds, {"mm:0"}, {}, &out)); }},
       {"Eigen", [&] { cm.device(device) = am.contract(bm, dims); }},
-      // OpenBLAS with its own threads (OPENBLAS_NUM_THREADS, else one per
-      // core).
-      {"OpenBLAS",
-       [&] {
-         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
-                     a.flat<float>().data(), n, b.flat<float>().data(), n, 0.0f,
-                     c.flat<float>().data(), n);
-       }},
   };
+  if (openblas != nullptr) {
+    // OpenBLAS with `threads` threads of its own, back to one thread (what
+    // the kernel expects) after its block.
+    contenders.push_back(
+        {"OpenBLAS",
+         [&] {
+           openblas->sgemm(blas::kCblasRowMajor, blas::kCblasNoTrans,
+                           blas::kCblasNoTrans, n, n, n, 1.0f,
+                           a.flat<float>().data(), n, b.flat<float>().data(),
+                           n, 0.0f, c.flat<float>().data(), n);
+         },
+         [&] { openblas->set_num_threads(threads); },
+         [&] { openblas->set_num_threads(1); }});
+    // What the kernel does, without the session: one single-threaded sgemm
+    // per block of rows on the same Eigen pool as the Eigen column.
+    contenders.push_back(
+        {"OpenBLAS split", [&] {
+           functor::BlasMatMul<float>(*openblas, &device,
+                                      c.flat<float>().data(),
+                                      a.flat<float>().data(),
+                                      b.flat<float>().data(), n, n, n,
+                                      false, false);
+         }});
+  }
   for (int r = 0; r < rounds; ++r) {
     for (Contender& con : contenders) RunBlock(&con, reps);
   }
 
   Contender& s = contenders[0];
-  const double best_direct_median =
-      std::min(contenders[1].Median(), contenders[2].Median());
-  const double best_direct_best =
-      std::min(contenders[1].Best(), contenders[2].Best());
+  double best_direct_median = contenders[1].Median();
+  double best_direct_best = contenders[1].Best();
+  for (size_t i = 2; i < contenders.size(); ++i) {
+    best_direct_median = std::min(best_direct_median, contenders[i].Median());
+    best_direct_best = std::min(best_direct_best, contenders[i].Best());
+  }
   std::printf("| %dx%d f32 |", n, n);
   for (Contender& con : contenders) {
     std::printf(" %.0f / %.0f |", Gflops(n, con.Median()),
                 Gflops(n, con.Best()));
   }
+  if (openblas == nullptr) std::printf(" n/a | n/a |");
   std::printf(" %.0f%% / %.0f%% |", 100.0 * best_direct_median / s.Median(),
               100.0 * best_direct_best / s.Best());
   for (Contender& con : contenders) {
@@ -219,23 +255,38 @@ int main(int argc, char** argv) {
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const tributary::HostCacheOptions& cache =
       tributary::HostBlockCache::Global()->options();
+  absl::StatusOr<const tributary::blas::OpenBlas*> openblas =
+      tributary::blas::LoadOpenBlas();
+  std::string openblas_line;
+  if (openblas.ok()) {
+    const tributary::blas::OpenBlas& lib = **openblas;
+    openblas_line = "core " + lib.core +
+                    (lib.user_core.empty() ? " (from cpuid)"
+                                           : " (from OPENBLAS_CORETYPE)") +
+                    ", " + std::to_string(threads) + " threads for the direct call (" +
+                    lib.config + ")";
+  } else {
+    openblas_line = "not available: " + std::string(openblas.status().message());
+  }
   std::printf(
       "local runtime benchmark: %u hardware threads, intra-op threads %d, "
       "%d rounds\n"
-      "OpenBLAS: core %s, %d threads (%s); host allocator cache cap %zu MiB, "
-      "transparent huge pages: %s\n\n",
+      "OpenBLAS: %s\nsession MatMul backend: %s\n"
+      "host allocator cache cap %zu MiB, transparent huge pages: %s\n\n",
       std::thread::hardware_concurrency(), threads, rounds,
-      openblas_get_corename(), openblas_get_num_threads(),
-      openblas_get_config(), cache.max_cached_bytes >> 20,
+      openblas_line.c_str(),
+      tributary::ActiveMatMulBackend().description.c_str(),
+      cache.max_cached_bytes >> 20,
       tributary::TransparentHugePageMode().c_str());
   std::printf(
       "| MatMul | session GFLOPS median / best | Eigen direct | OpenBLAS "
-      "direct "
+      "direct, its own threads | OpenBLAS direct, split on the Eigen pool "
       "| session vs best direct (median / best) | minor page faults per call: "
-      "session, Eigen, OpenBLAS | GFLOP per CPU-second: session, Eigen, "
-      "OpenBLAS |\n|---|---|---|---|---|---|---|\n");
-  tributary::MatMul(1024, threads, rounds);
-  tributary::MatMul(2048, threads, rounds);
+      "session, Eigen, OpenBLAS, split | GFLOP per CPU-second: session, Eigen, "
+      "OpenBLAS, split |\n|---|---|---|---|---|---|---|---|\n");
+  const tributary::blas::OpenBlas* lib = openblas.ok() ? *openblas : nullptr;
+  tributary::MatMul(1024, threads, rounds, lib);
+  tributary::MatMul(2048, threads, rounds, lib);
   const tributary::HostCacheStats stats =
       tributary::HostBlockCache::Global()->GetStats();
   std::printf("\nhost block cache: %s\n", stats.DebugString().c_str());
