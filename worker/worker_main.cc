@@ -30,6 +30,7 @@
 #include "common/rpc/grpc_worker_cache.h"
 #include "common/rpc/grpc_worker_service.h"
 #include "common/runtime/session/inter_op_thread_pool.h"
+#include "kernels/math/matmul_backend.h"
 #include "protos/config.pb.h"
 #include "spdlog/spdlog.h"
 #include "worker/worker.h"
@@ -111,6 +112,10 @@ absl::StatusOr<Identity> LoadIdentity(const Flags& flags) {
 
 int Run(int argc, char** argv) {
   PrepareDaemonProcess();
+  // The MatMul backend is chosen (and OpenBLAS loaded) now, while this is
+  // the process's only thread: the loader sets OPENBLAS_CORETYPE around
+  // dlopen, and setenv must not race another thread's getenv.
+  const MatMulBackendChoice& matmul = ActiveMatMulBackend();
 
   Flags flags;
   CLI::App app{
@@ -232,6 +237,7 @@ int Run(int argc, char** argv) {
   for (const Device* d : (*device_mgr)->ListDevices()) {
     spdlog::debug("device {} incarnation {:016x}", d->name(), d->incarnation());
   }
+  spdlog::info("MatMul backend: {}", matmul.description);
   spdlog::info("listening on {}", server->address);
 
   const int sig = WaitForTerminationSignal();

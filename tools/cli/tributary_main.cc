@@ -5,11 +5,15 @@
 #include <vector>
 
 #include "common/framework/malloc_tuning.h"
+#include "kernels/math/matmul_backend.h"
 #include "tools/cli/cli_app.h"
 
 int main(int argc, char** argv) {
   // `tributary run --target grpc://...` may fetch big tensors.
   tributary::TuneMallocForLargeTensors();
+  // Chosen (OpenBLAS loaded) while this is the only thread: the loader sets
+  // OPENBLAS_CORETYPE around dlopen (kernels/math/blas_loader.h).
+  (void)tributary::ActiveMatMulBackend();
   const std::vector<std::string> args(argv, argv + argc);
   const tributary::CliInvocation invocation =
       tributary::ParseCommandLine(args, std::cout, std::cerr);
