@@ -122,7 +122,8 @@ absl::StatusOr<OpenBlas> Load() {
   // to be in the environment during dlopen. The user's own value wins. We
   // remove ours again afterwards so child processes see the environment the
   // user gave us. (setenv races with getenv in other threads; this runs once,
-  // at the first float MatMul, and only touches this one variable.) An
+  // and the daemons and the CLI run it first thing in main, before any other
+  // thread exists; elsewhere it runs at the first float MatMul.) An
   // empty value counts as unset, and is put back empty.
   const bool was_set = std::getenv("OPENBLAS_CORETYPE") != nullptr;
   const std::string user_core = Getenv("OPENBLAS_CORETYPE");
