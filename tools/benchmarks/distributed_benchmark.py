@@ -308,17 +308,23 @@ def print_table(args, ctx, raw, tf, trib):
            "ours (C++) vs raw: target"]
     rows = []
     g, gc, t = raw["grpc"]["rtt_us"], raw["grpc"]["callback_rtt_us"], raw["tcp"]["rtt_us"]
+    relay = raw["grpc"].get("relay_rtt_us")
     verdict = "n/a"
     if isinstance(cpp, dict):
         ratio = cpp["latency"]["p50_s"] * 1e6 / g["p50"]
         verdict = f"{ratio:.1f}x gRPC p50: {'met' if ratio <= 3 else 'NOT met'} (<= 3x)"
+        if relay:
+            verdict += (f"; {cpp['latency']['p50_s'] * 1e6 / relay['p50']:.1f}x "
+                        "the raw two-hop p50")
     rows.append(["RunStep p50 / p99, trivial fetch (client -> master -> worker 0)",
                  cell_latency(cpp), cell_latency(tfc), cell_latency(tf),
                  f"ping-pong {t['p50']:.0f} / {t['p99']:.0f} us",
                  f"unary {g['p50']:.0f} / {g['p99']:.0f} us, server "
                  f"{g['server_switches']:.1f} switches/call (callback API "
                  f"{gc['p50']:.0f} / {gc['p99']:.0f} us, "
-                 f"{gc['server_switches']:.1f})", verdict])
+                 f"{gc['server_switches']:.1f})"
+                 + (f"; two hops through a relay server {relay['p50']:.0f} / "
+                    f"{relay['p99']:.0f} us" if relay else ""), verdict])
     rows.append(["cross-task step of a 4-byte tensor (fixed cost per step), p50",
                  cell_step(cpp, ("recv", "4B")), cell_step(tfc, ("recv", "4B")),
                  cell_step(tf, ("recv", "4B")), "", "", ""])

@@ -2,7 +2,8 @@
 // loopback with nothing but sockets and gRPC (no runtime):
 //   - the machine: first touch of fresh 4 KiB / 2 MiB pages, memcpy;
 //   - a TCP ping-pong and a minimal gRPC unary round trip (sync server,
-//     empty WorkerService.GetStatus, i.e. protobuf on both sides);
+//     empty WorkerService.GetStatus, i.e. protobuf on both sides), and the
+//     same through a relay server (two hops, as client -> master -> worker);
 //   - TCP transfers of 1..256 MiB from a reused, pre-touched buffer into a
 //     reused one, and into a freshly mapped one (what a receiver that
 //     allocates per transfer pays);
@@ -376,10 +377,32 @@ class SinkService final : public grpc::CallbackGenericService {
   }
 };
 
+// GetStatus answered by asking the next server the same (sync stub, sync
+// server): the raw floor of a two-hop path such as a trivial RunStep
+// (client -> master -> worker), with no runtime in between.
+class RelayWorkerService final : public tensorflow::WorkerService::Service {
+ public:
+  explicit RelayWorkerService(int next_port)
+      : stub_(tensorflow::WorkerService::NewStub(grpc::CreateChannel(
+            "127.0.0.1:" + std::to_string(next_port),
+            grpc::InsecureChannelCredentials()))) {}
+
+ private:
+  grpc::Status GetStatus(grpc::ServerContext*,
+                         const tensorflow::GetStatusRequest* request,
+                         tensorflow::GetStatusResponse* response) override {
+    grpc::ClientContext ctx;
+    return stub_->GetStatus(&ctx, *request, response);
+  }
+
+  std::unique_ptr<tensorflow::WorkerService::Stub> stub_;
+};
+
 // `daemon_malloc`: the glibc settings of PrepareDaemonProcess
 // (common/daemon/daemon_process.cc), so freed receive buffers stay in the
-// heap instead of going back to the kernel.
-pid_t ForkGrpcServer(bool daemon_malloc, int* port) {
+// heap instead of going back to the kernel. With `relay_to_port`, GetStatus
+// is relayed to the server on that port.
+pid_t ForkGrpcServer(bool daemon_malloc, int* port, int relay_to_port = 0) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) Die("pipe");
   pid_t pid = fork();
@@ -388,6 +411,10 @@ pid_t ForkGrpcServer(bool daemon_malloc, int* port) {
     close(pipe_fds[0]);
     if (daemon_malloc) TuneMallocForLargeTensors();
     EchoWorkerService echo;
+    std::unique_ptr<RelayWorkerService> relay;
+    if (relay_to_port != 0) {
+      relay = std::make_unique<RelayWorkerService>(relay_to_port);
+    }
     SinkService sink;
     grpc::ServerBuilder builder;
     int bound = 0;
@@ -395,7 +422,11 @@ pid_t ForkGrpcServer(bool daemon_malloc, int* port) {
                              &bound);
     builder.SetMaxReceiveMessageSize(-1);
     builder.SetMaxSendMessageSize(-1);
-    builder.RegisterService(&echo);
+    if (relay != nullptr) {
+      builder.RegisterService(relay.get());
+    } else {
+      builder.RegisterService(&echo);
+    }
     builder.RegisterCallbackGenericService(&sink);
     std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
     if (write(pipe_fds[1], &bound, sizeof(bound)) != sizeof(bound)) {
@@ -467,15 +498,20 @@ std::shared_ptr<grpc::Channel> Channel(int port) {
 
 Json MeasureGrpc(const std::vector<int>& sizes_mib, int reps) {
   // Both servers are forked before this process initialises gRPC.
-  int port = 0, port_daemon = 0;
+  int port = 0, port_daemon = 0, port_relay = 0;
+  // Every server is forked before this process touches gRPC.
   pid_t server = ForkGrpcServer(false, &port);
   pid_t server_daemon = ForkGrpcServer(true, &port_daemon);
+  pid_t relay = ForkGrpcServer(false, &port_relay, /*relay_to_port=*/port);
   auto channel = Channel(port);
   auto channel_daemon = Channel(port_daemon);
   Json out;
-  {
-    auto stub = tensorflow::WorkerService::NewStub(channel);
-    const double switches_before = ContextSwitches(server);
+  // The empty GetStatus round trip, sync stub and sync server, to `target`
+  // (server pid `pid`).
+  auto measure_rtt = [](const std::shared_ptr<grpc::Channel>& target,
+                        pid_t pid) -> Json {
+    auto stub = tensorflow::WorkerService::NewStub(target);
+    const double switches_before = ContextSwitches(pid);
     std::vector<double> t = Repeat(500, 5000, 5000, 0, [&] {
       grpc::ClientContext ctx;
       tensorflow::GetStatusRequest req;
@@ -486,12 +522,14 @@ Json MeasureGrpc(const std::vector<int>& sizes_mib, int reps) {
         std::exit(1);
       }
     });
-    out["rtt_us"] = {
-        {"p50", Percentile(t, 0.5) * 1e6},
-        {"p99", Percentile(t, 0.99) * 1e6},
-        {"server_switches",
-         (ContextSwitches(server) - switches_before) / (t.size() + 500)}};
-  }
+    return {{"p50", Percentile(t, 0.5) * 1e6},
+            {"p99", Percentile(t, 0.99) * 1e6},
+            {"server_switches",
+             (ContextSwitches(pid) - switches_before) / (t.size() + 500)}};
+  };
+  out["rtt_us"] = measure_rtt(channel, server);
+  // Client -> relay -> server: the two hops of a trivial RunStep.
+  out["relay_rtt_us"] = measure_rtt(Channel(port_relay), relay);
   {
     // The same empty round trip through the callback API on both sides
     // (generic stub, CallbackGenericService), which the daemons use.
@@ -526,7 +564,7 @@ Json MeasureGrpc(const std::vector<int>& sizes_mib, int reps) {
          {"daemon_malloc", MeasureGrpcTransfer(channel_daemon, server_daemon,
                                                src.data, bytes, reps)}});
   }
-  for (pid_t pid : {server, server_daemon}) {
+  for (pid_t pid : {server, server_daemon, relay}) {
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
   }
