@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/distributed/wait_for_callback.h"
+#include "common/framework/logging.h"
 #include "common/framework/status.h"
 #include "master/worker_calls.h"
 
@@ -164,7 +165,8 @@ DistributedStep::DistributedStep(const MasterEnv* env,
   shared_->step_id = options_.step_id;
   shared_->cleanup_when_done =
       !options_.is_partial || options_.is_last_partial_run;
-  shared_->timer = env_->timer;
+  // Every step's deadline and grace run on it (MasterEnv::timer).
+  shared_->timer = CHECK_NOTNULL(env_->timer);
   shared_->cancel_grace = env_->cancel_grace;
   shared_->deadline = options_.deadline;
 }
