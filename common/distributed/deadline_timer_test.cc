@@ -76,5 +76,15 @@ TEST(DeadlineTimerTest, AnEarlierDeadlineWakesTheTimer) {
   EXPECT_TRUE(soon.WaitForNotificationWithTimeout(absl::Seconds(30)));
 }
 
+TEST(DeadlineTimerTest, ADeadlineBeyondTheLongestSleepStillRuns) {
+  // Scheduling this does not wake the idle timer thread (it is further
+  // away than the thread ever sleeps); the thread's own re-check finds it.
+  DeadlineTimer timer;
+  absl::Notification ran;
+  timer.Schedule(absl::Now() + absl::Milliseconds(1500), [&] { ran.Notify(); });
+  EXPECT_TRUE(ran.WaitForNotificationWithTimeout(absl::Seconds(30)));
+  EXPECT_EQ(timer.NumPending(), 0);
+}
+
 }  // namespace
 }  // namespace tributary
