@@ -5,10 +5,8 @@
 // Exit status: 0 after a graceful stop (SIGTERM / SIGINT), 2 for bad flags
 // or a bad cluster spec, 1 when the address cannot be served.
 
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 
@@ -45,22 +43,12 @@ struct Flags {
   double grace_period_s = 10;
 };
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return errors::NotFound("cannot open ", path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  if (in.bad()) return errors::DataLoss("cannot read ", path);
-  return out.str();
-}
-
 // The cluster from --cluster, else from TF_CONFIG.
 absl::StatusOr<ClusterSpec> LoadCluster(const Flags& flags,
                                         std::string* source) {
   if (!flags.cluster_file.empty()) {
     *source = flags.cluster_file;
-    TRIB_ASSIGN_OR_RETURN(std::string text, ReadFile(flags.cluster_file));
-    return ClusterSpec::FromJson(text);
+    return ClusterSpec::FromJsonFile(flags.cluster_file);
   }
   *source = "TF_CONFIG";
   absl::StatusOr<TfConfig> config = TfConfigFromEnvironment();

@@ -7,11 +7,9 @@
 // a bad cluster spec or a task that is not in it, 1 when the devices cannot
 // be created or the address cannot be served.
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -55,15 +53,6 @@ struct Flags {
   double grace_period_s = 10;
 };
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return errors::NotFound("cannot open ", path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  if (in.bad()) return errors::DataLoss("cannot read ", path);
-  return out.str();
-}
-
 // Which task this process is: the cluster from --cluster, else TF_CONFIG's;
 // the job and task from --job/--task, else TF_CONFIG's "task".
 struct Identity {
@@ -84,8 +73,8 @@ absl::StatusOr<Identity> LoadIdentity(const Flags& flags) {
   }
   if (!flags.cluster_file.empty()) {
     id.source = flags.cluster_file;
-    TRIB_ASSIGN_OR_RETURN(std::string text, ReadFile(flags.cluster_file));
-    TRIB_ASSIGN_OR_RETURN(id.cluster, ClusterSpec::FromJson(text));
+    TRIB_ASSIGN_OR_RETURN(id.cluster,
+                          ClusterSpec::FromJsonFile(flags.cluster_file));
   } else if (tf_config.has_value()) {
     id.source = "TF_CONFIG";
     TRIB_ASSIGN_OR_RETURN(id.cluster,

@@ -1,6 +1,10 @@
 #include "common/cluster/cluster_spec.h"
 
 #include <nlohmann/json.hpp>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -23,6 +27,18 @@ absl::StatusOr<ClusterSpec> ClusterSpec::FromJson(absl::string_view json_text) {
   TRIB_ASSIGN_OR_RETURN(tensorflow::ClusterDef cluster,
                         ParseClusterSpecJson(json_text));
   return FromClusterDef(cluster);
+}
+
+absl::StatusOr<ClusterSpec> ClusterSpec::FromJsonFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return errors::NotFound("cannot read cluster spec ", path, ": ",
+                            std::strerror(errno));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return errors::DataLoss("cannot read cluster spec ", path);
+  return FromJson(text.str());
 }
 
 std::vector<std::string> ClusterSpec::jobs() const {

@@ -26,6 +26,9 @@ class ClusterSpec {
       const tensorflow::ClusterDef& cluster);
   // ParseClusterSpecJson + FromClusterDef.
   static absl::StatusOr<ClusterSpec> FromJson(absl::string_view json_text);
+  // FromJson of a file's contents; NotFound naming the file when it cannot
+  // be read.
+  static absl::StatusOr<ClusterSpec> FromJsonFile(const std::string& path);
 
   // Job names, sorted.
   std::vector<std::string> jobs() const;

@@ -1,5 +1,7 @@
 #include "common/cluster/cluster_spec.h"
 
+#include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -100,6 +102,25 @@ TEST(ClusterSpecTest, HeaderExposesParsers) {
   // cluster_spec.h is the one include for cluster handling.
   EXPECT_TRUE(ParseClusterSpecJson(R"({"w": ["h:1"]})").ok());
   EXPECT_TRUE(ClusterSpecFromTfConfig(R"({"cluster": {"w": ["h:1"]}})").ok());
+}
+
+TEST(ClusterSpecTest, FromJsonFile) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path =
+      std::string(tmp != nullptr ? tmp : "/tmp") + "/cluster_spec_test.json";
+  {
+    std::ofstream out(path);
+    out << R"({"ps": ["h:1"], "worker": ["h:2", "h:3"]})";
+  }
+  absl::StatusOr<ClusterSpec> spec = ClusterSpec::FromJsonFile(path);
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_EQ(spec->num_tasks("worker"), 2);
+
+  absl::StatusOr<ClusterSpec> missing =
+      ClusterSpec::FromJsonFile(path + ".missing");
+  EXPECT_TRUE(absl::IsNotFound(missing.status())) << missing.status();
+  EXPECT_THAT(std::string(missing.status().message()),
+              ::testing::HasSubstr("cluster_spec_test.json.missing"));
 }
 
 }  // namespace

@@ -9,9 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -61,17 +59,6 @@ struct Interrupted {
 };
 
 std::string Seconds(double s) { return absl::StrFormat("%g s", s); }
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    return errors::NotFound("cannot read cluster spec ", path, ": ",
-                            strerror(errno));
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 absl::StatusOr<std::string> MakeLogDir(const std::string& flag) {
   if (!flag.empty()) {
@@ -208,10 +195,7 @@ class ClusterUp {
       return kExitBadInput;
     }
     cluster_file_ = RealPathOr(AbsolutePath(options_.cluster_file));
-    absl::StatusOr<std::string> text = ReadFile(cluster_file_);
-    absl::StatusOr<ClusterSpec> spec =
-        text.ok() ? ClusterSpec::FromJson(*text)
-                  : absl::StatusOr<ClusterSpec>(text.status());
+    absl::StatusOr<ClusterSpec> spec = ClusterSpec::FromJsonFile(cluster_file_);
     if (!spec.ok()) {
       err_ << "tributary cluster up: " << cluster_file_ << ": "
            << spec.status().message() << "\n";
