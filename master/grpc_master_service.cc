@@ -18,10 +18,6 @@ using grpc::CallbackServerContext;
 using grpc::ServerUnaryReactor;
 using tensorflow::MasterService;
 
-// RunStepRequest.feed and RunStepResponse.tensor.
-constexpr int kRunStepFeedField = 2;
-constexpr int kRunStepTensorField = 1;
-
 // One call (common/rpc/call_options_reactor.h).
 using MasterCall = CallOptionsReactor;
 
@@ -138,7 +134,7 @@ class GrpcMasterService final
   void StartRunStep(RunStepCall* call, const grpc::ByteBuffer* request,
                     grpc::ByteBuffer* response) {
     absl::Status s =
-        DecodeWithNamedTensors(*request, kRunStepFeedField, allocator_,
+        DecodeWithNamedTensors(*request, kRunStepRequestFeedField, allocator_,
                                &call->request.proto, &call->request.feed);
     if (!s.ok()) {
       call->Finish(ToGrpcStatus(s));
@@ -149,7 +145,7 @@ class GrpcMasterService final
         [call, response](const absl::Status& s) {
           if (s.ok()) {
             // Fetched tensors go out from their own buffers.
-            EncodeWithNamedTensors(call->response.proto, kRunStepTensorField,
+            EncodeWithNamedTensors(call->response.proto, kRunStepResponseTensorField,
                                    call->response.tensor, response);
           }
           call->Finish(ToGrpcStatus(s));

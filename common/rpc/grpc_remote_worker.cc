@@ -19,10 +19,6 @@ namespace {
 const char kRunGraphMethod[] = "/tensorflow.WorkerService/RunGraph";
 const char kRecvTensorMethod[] = "/tensorflow.WorkerService/RecvTensor";
 
-// RunGraphRequest.send and RunGraphResponse.recv.
-constexpr int kRunGraphSendField = 3;
-constexpr int kRunGraphRecvField = 1;
-
 // What a completing call needs of its worker. Calls hold it by shared_ptr,
 // so a call completing after its GrpcRemoteWorker was destroyed is fine.
 struct Peer {
@@ -106,14 +102,14 @@ class GrpcRemoteWorker : public WorkerInterface {
                      RunGraphResponseMsg* response,
                      StatusCallback done) override {
     auto call = Start(opts, false, std::move(done));
-    EncodeWithNamedTensors(request->proto, kRunGraphSendField, request->send,
+    EncodeWithNamedTensors(request->proto, kRunGraphRequestSendField, request->send,
                            &call->request);
     generic_.UnaryCall(
         &call->context, kRunGraphMethod, grpc::StubOptions(), &call->request,
         &call->response, [call, response](const grpc::Status& s) {
           absl::Status status = FromGrpcStatus(s);
           if (status.ok()) {
-            status = DecodeWithNamedTensors(call->response, kRunGraphRecvField,
+            status = DecodeWithNamedTensors(call->response, kRunGraphResponseRecvField,
                                             call->peer->allocator, &response->proto,
                                             &response->recv);
           }

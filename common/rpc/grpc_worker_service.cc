@@ -19,10 +19,6 @@ using grpc::CallbackServerContext;
 using grpc::ServerUnaryReactor;
 using tensorflow::WorkerService;
 
-// RunGraphRequest.send and RunGraphResponse.recv.
-constexpr int kRunGraphSendField = 3;
-constexpr int kRunGraphRecvField = 1;
-
 // One call (common/rpc/call_options_reactor.h).
 using WorkerCall = CallOptionsReactor;
 
@@ -45,62 +41,25 @@ class GrpcWorkerService final
         allocator_(allocator != nullptr ? allocator : cpu_allocator()) {}
 
   // --- Typed methods: the worker fills gRPC's own response message. ---
-
-  ServerUnaryReactor* GetStatus(CallbackServerContext* context,
-                                const tensorflow::GetStatusRequest* request,
-                                tensorflow::GetStatusResponse* response) override {
-    return Serve(context, request, response, &WorkerInterface::GetStatusAsync);
+  // Each hands its request to the WorkerInterface method of the same name.
+#define TRIB_SERVE_TYPED(Method)                                           \
+  ServerUnaryReactor* Method(CallbackServerContext* context,              \
+                             const tensorflow::Method##Request* request,  \
+                             tensorflow::Method##Response* response)      \
+      override {                                                          \
+    return Serve(context, request, response,                              \
+                 &WorkerInterface::Method##Async);                        \
   }
-  ServerUnaryReactor* CreateWorkerSession(
-      CallbackServerContext* context,
-      const tensorflow::CreateWorkerSessionRequest* request,
-      tensorflow::CreateWorkerSessionResponse* response) override {
-    return Serve(context, request, response,
-                 &WorkerInterface::CreateWorkerSessionAsync);
-  }
-  ServerUnaryReactor* DeleteWorkerSession(
-      CallbackServerContext* context,
-      const tensorflow::DeleteWorkerSessionRequest* request,
-      tensorflow::DeleteWorkerSessionResponse* response) override {
-    return Serve(context, request, response,
-                 &WorkerInterface::DeleteWorkerSessionAsync);
-  }
-  ServerUnaryReactor* RegisterGraph(
-      CallbackServerContext* context,
-      const tensorflow::RegisterGraphRequest* request,
-      tensorflow::RegisterGraphResponse* response) override {
-    return Serve(context, request, response,
-                 &WorkerInterface::RegisterGraphAsync);
-  }
-  ServerUnaryReactor* DeregisterGraph(
-      CallbackServerContext* context,
-      const tensorflow::DeregisterGraphRequest* request,
-      tensorflow::DeregisterGraphResponse* response) override {
-    return Serve(context, request, response,
-                 &WorkerInterface::DeregisterGraphAsync);
-  }
-  ServerUnaryReactor* CleanupGraph(
-      CallbackServerContext* context,
-      const tensorflow::CleanupGraphRequest* request,
-      tensorflow::CleanupGraphResponse* response) override {
-    return Serve(context, request, response,
-                 &WorkerInterface::CleanupGraphAsync);
-  }
-  ServerUnaryReactor* CleanupAll(CallbackServerContext* context,
-                                 const tensorflow::CleanupAllRequest* request,
-                                 tensorflow::CleanupAllResponse* response) override {
-    return Serve(context, request, response, &WorkerInterface::CleanupAllAsync);
-  }
-  ServerUnaryReactor* Logging(CallbackServerContext* context,
-                              const tensorflow::LoggingRequest* request,
-                              tensorflow::LoggingResponse* response) override {
-    return Serve(context, request, response, &WorkerInterface::LoggingAsync);
-  }
-  ServerUnaryReactor* Tracing(CallbackServerContext* context,
-                              const tensorflow::TracingRequest* request,
-                              tensorflow::TracingResponse* response) override {
-    return Serve(context, request, response, &WorkerInterface::TracingAsync);
-  }
+  TRIB_SERVE_TYPED(GetStatus)
+  TRIB_SERVE_TYPED(CreateWorkerSession)
+  TRIB_SERVE_TYPED(DeleteWorkerSession)
+  TRIB_SERVE_TYPED(RegisterGraph)
+  TRIB_SERVE_TYPED(DeregisterGraph)
+  TRIB_SERVE_TYPED(CleanupGraph)
+  TRIB_SERVE_TYPED(CleanupAll)
+  TRIB_SERVE_TYPED(Logging)
+  TRIB_SERVE_TYPED(Tracing)
+#undef TRIB_SERVE_TYPED
 
   // --- Tensor-coded methods: ByteBuffers in and out. ---
 
@@ -110,7 +69,7 @@ class GrpcWorkerService final
     auto* call =
         new WorkerCallWith<RunGraphRequestMsg, RunGraphResponseMsg>(context);
     const absl::Status decoded =
-        DecodeWithNamedTensors(*request, kRunGraphSendField, allocator_,
+        DecodeWithNamedTensors(*request, kRunGraphRequestSendField, allocator_,
                                &call->request.proto, &call->request.send);
     if (!decoded.ok()) {
       call->Finish(ToGrpcStatus(decoded));
@@ -121,7 +80,7 @@ class GrpcWorkerService final
         [call, response](const absl::Status& status) {
           if (status.ok()) {
             // Fetched tensors go out from their own buffers.
-            EncodeWithNamedTensors(call->response.proto, kRunGraphRecvField,
+            EncodeWithNamedTensors(call->response.proto, kRunGraphResponseRecvField,
                                    call->response.recv, response);
           }
           call->Finish(ToGrpcStatus(status));

@@ -44,10 +44,15 @@ absl::Status DecodeRecvTensorResponse(const grpc::ByteBuffer& in,
                                       Allocator* allocator,
                                       TensorResponse* out);
 
+// The tensor-carrying NamedTensorProto fields of the step messages.
+inline constexpr int kRunGraphRequestSendField = 3;
+inline constexpr int kRunGraphResponseRecvField = 1;
+inline constexpr int kRunStepRequestFeedField = 2;
+inline constexpr int kRunStepResponseTensorField = 1;
+
 // A message with one repeated NamedTensorProto field (NamedTensorProto
-// {name = 1, tensor = 2}) whose tensors are given apart from the message:
-//   RunGraphRequest.send (3), RunGraphResponse.recv (1),
-//   RunStepRequest.feed (2), RunStepResponse.tensor (1).
+// {name = 1, tensor = 2}) whose tensors are given apart from the message,
+// e.g. the four fields above.
 // `rest` is serialised as it is (its own field `field_number` should be
 // empty) and the tensors are appended as that field, in order.
 void EncodeWithNamedTensors(const google::protobuf::Message& rest,

@@ -51,9 +51,6 @@ grpc::Status UnaryCallOnThisThread(grpc::GenericStub* stub,
 
 constexpr char kScheme[] = "grpc://";
 constexpr char kRunStepMethod[] = "/tensorflow.MasterService/RunStep";
-// Field numbers of the tensors of RunStepRequest / RunStepResponse.
-constexpr int kRunStepRequestFeedField = 2;
-constexpr int kRunStepResponseTensorField = 1;
 // How long Close waits for cancelled calls to return. They return promptly
 // once cancelled; this only bounds a gRPC that would not.
 constexpr absl::Duration kCloseDrainTimeout = absl::Seconds(30);
