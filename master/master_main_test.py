@@ -3,12 +3,11 @@ clear message), TF_CONFIG, "listening on ADDR", and a graceful stop on SIGTERM (
 """
 import json
 import os
-import select
 import signal
-import subprocess
-import tempfile
-import time
 import unittest
+
+import daemon_process
+from daemon_process import env_without_tf_config
 
 BINARY = os.path.join("master", "tributary-master")
 FLAGS = ["--cluster", "--listen", "--log-level", "--discovery-timeout",
@@ -16,67 +15,15 @@ FLAGS = ["--cluster", "--listen", "--log-level", "--discovery-timeout",
          "--grace-period"]
 
 
-def env_without_tf_config(**extra):
-    env = {k: v for k, v in os.environ.items() if k != "TF_CONFIG"}
-    env.update(extra)
-    return env
-
-
 def run(args, env=None):
-    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=60,
-                          env=env if env is not None else env_without_tf_config())
+    return daemon_process.run(BINARY, args, env)
 
 
-class Daemon:
-    """A running master; waits for its "listening on" line."""
-
-    def __init__(self, args, env=None):
-        self.proc = subprocess.Popen([BINARY, *args], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE,
-                                     env=env if env is not None else env_without_tf_config())
-        self.output = b""
-        self.address = None
-        deadline = time.monotonic() + 60
-        while self.address is None:
-            if not self._read(deadline):
-                self.proc.kill()
-                raise AssertionError("no 'listening on' line: %s" % self.output.decode())
-            for line in self.output.decode().splitlines(keepends=True):
-                if "listening on " in line and line.endswith("\n"):
-                    self.address = line.split("listening on ", 1)[1].strip()
-
-    def _read(self, deadline):
-        """Reads what the daemon wrote (raw fd reads: no buffering hides lines)."""
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        ready, _, _ = select.select([self.proc.stderr], [], [], left)
-        if not ready:
-            return False
-        chunk = os.read(self.proc.stderr.fileno(), 65536)
-        self.output += chunk
-        return bool(chunk)
-
-    def stop(self, sig=signal.SIGTERM):
-        self.proc.send_signal(sig)
-        _, rest = self.proc.communicate(timeout=60)
-        self.output += rest
-        return self.proc.returncode, self.output.decode()
+def Daemon(args, env=None):
+    return daemon_process.Daemon(BINARY, args, env)
 
 
-class MasterMainTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.dir.cleanup()
-
-    def spec(self, content):
-        path = os.path.join(self.dir.name, "cluster.json")
-        with open(path, "w") as f:
-            f.write(content if isinstance(content, str) else json.dumps(content))
-        return path
-
+class MasterMainTest(daemon_process.ClusterSpecTestCase):
     def test_help_documents_every_flag(self):
         proc = run(["--help"])
         self.assertEqual(proc.returncode, 0, proc.stderr)

@@ -4,85 +4,26 @@ task's own address, and a graceful stop on SIGTERM / SIGINT (exit 0).
 """
 import json
 import os
-import select
 import signal
-import socket
-import subprocess
-import tempfile
-import time
 import unittest
+
+import daemon_process
+from daemon_process import env_without_tf_config, free_port
 
 BINARY = os.path.join("worker", "tributary-worker")
 FLAGS = ["--cluster", "--job", "--task", "--listen", "--log-level", "--inter-op-threads",
          "--intra-op-threads", "--cpu-devices", "--max-message-size", "--grace-period"]
 
 
-def env_without_tf_config(**extra):
-    env = {k: v for k, v in os.environ.items() if k != "TF_CONFIG"}
-    env.update(extra)
-    return env
-
-
 def run(args, env=None):
-    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=60,
-                          env=env if env is not None else env_without_tf_config())
+    return daemon_process.run(BINARY, args, env)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def Daemon(args, env=None):
+    return daemon_process.Daemon(BINARY, args, env)
 
 
-class Daemon:
-    """A running worker; waits for its "listening on" line."""
-
-    def __init__(self, args, env=None):
-        self.proc = subprocess.Popen([BINARY, *args], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE,
-                                     env=env if env is not None else env_without_tf_config())
-        self.output = b""
-        self.address = None
-        deadline = time.monotonic() + 60
-        while self.address is None:
-            if not self._read(deadline):
-                self.proc.kill()
-                raise AssertionError("no 'listening on' line: %s" % self.output.decode())
-            for line in self.output.decode().splitlines(keepends=True):
-                if "listening on " in line and line.endswith("\n"):
-                    self.address = line.split("listening on ", 1)[1].strip()
-
-    def _read(self, deadline):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        ready, _, _ = select.select([self.proc.stderr], [], [], left)
-        if not ready:
-            return False
-        chunk = os.read(self.proc.stderr.fileno(), 65536)
-        self.output += chunk
-        return bool(chunk)
-
-    def stop(self, sig=signal.SIGTERM):
-        self.proc.send_signal(sig)
-        _, rest = self.proc.communicate(timeout=60)
-        self.output += rest
-        return self.proc.returncode, self.output.decode()
-
-
-class WorkerMainTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.dir.cleanup()
-
-    def spec(self, content):
-        path = os.path.join(self.dir.name, "cluster.json")
-        with open(path, "w") as f:
-            f.write(content if isinstance(content, str) else json.dumps(content))
-        return path
-
+class WorkerMainTest(daemon_process.ClusterSpecTestCase):
     def test_help_documents_every_flag(self):
         proc = run(["--help"])
         self.assertEqual(proc.returncode, 0, proc.stderr)

@@ -73,6 +73,8 @@ def main():
         _write_xml(name, [(name, "skipped", args.skip, 0.0)])
         return 0
     sys.path.insert(0, os.path.dirname(os.path.abspath(args.script)))
+    # Helpers shared by the tests run this way (daemon_process.py) sit here.
+    sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
     spec = importlib.util.spec_from_file_location(name, args.script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
