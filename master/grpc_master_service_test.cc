@@ -141,11 +141,7 @@ TEST_F(GrpcMasterServiceTest, ErrorsAsStatusOrInTheBody) {
 TEST_F(GrpcMasterServiceTest, ClientDeadlineCancelsTheStepOnTheWorkers) {
   const std::string h = CreateOverGrpc(PsWorkerGraph());
   w0_->SetFetchValue("z:0", test::AsTensor<float>({5, 6}));
-  FakeWorker* w1 = w1_.get();
-  w1_->SetRunGraphHandler([w1](CallOptions* opts, const RunGraphRequestMsg&,
-                               RunGraphResponseMsg*, StatusCallback done) {
-    w1->HangUntilCancelled(opts, std::move(done));
-  });
+  w1_->HangRunGraphUntilCancelled();
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() +
                    std::chrono::milliseconds(200));

@@ -389,11 +389,7 @@ TEST_F(MasterTest, RootCauseIsReturnedAndTheStepCleanedUpEverywhere) {
     done(errors::InvalidArgument(
         "Incompatible shapes: [2] vs. [3]\n\t [[node y (Add)]]"));
   });
-  FakeWorker* w0 = w0_.get();
-  w0_->SetRunGraphHandler([w0](CallOptions* opts, const RunGraphRequestMsg&,
-                               RunGraphResponseMsg*, StatusCallback done) {
-    w0->HangUntilCancelled(opts, std::move(done));
-  });
+  w0_->HangRunGraphUntilCancelled();
   absl::Status s =
       Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"}, {}, nullptr);
   EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
@@ -461,11 +457,7 @@ TEST_F(MasterTest, StepTimeoutIsDeadlineExceeded) {
   absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
   ASSERT_TRUE(h.ok());
   w0_->SetFetchValue("z:0", test::AsTensor<float>({5, 6}));
-  FakeWorker* w1 = w1_.get();
-  w1_->SetRunGraphHandler([w1](CallOptions* opts, const RunGraphRequestMsg&,
-                               RunGraphResponseMsg*, StatusCallback done) {
-    w1->HangUntilCancelled(opts, std::move(done));
-  });
+  w1_->HangRunGraphUntilCancelled();
   tensorflow::RunOptions options;
   options.set_timeout_in_ms(100);
   absl::Status s = Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"},
@@ -504,14 +496,7 @@ TEST_F(MasterTest, ClientCancellationCancelsTheStep) {
   ASSERT_TRUE(h.ok());
   w0_->SetFetchValue("z:0", test::AsTensor<float>({5, 6}));
   absl::Notification running;
-  FakeWorker* w1 = w1_.get();
-  w1_->SetRunGraphHandler([w1, &running](CallOptions* opts,
-                                         const RunGraphRequestMsg&,
-                                         RunGraphResponseMsg*,
-                                         StatusCallback done) {
-    w1->HangUntilCancelled(opts, std::move(done));
-    running.Notify();
-  });
+  w1_->HangRunGraphUntilCancelled(&running);
   CallOptions call;
   absl::Status s;
   std::thread t([&] {
@@ -529,14 +514,7 @@ TEST_F(MasterTest, ClosingTheSessionCancelsRunningSteps) {
   ASSERT_TRUE(h.ok());
   w0_->SetFetchValue("z:0", test::AsTensor<float>({5, 6}));
   absl::Notification running;
-  FakeWorker* w1 = w1_.get();
-  w1_->SetRunGraphHandler([w1, &running](CallOptions* opts,
-                                         const RunGraphRequestMsg&,
-                                         RunGraphResponseMsg*,
-                                         StatusCallback done) {
-    w1->HangUntilCancelled(opts, std::move(done));
-    running.Notify();
-  });
+  w1_->HangRunGraphUntilCancelled(&running);
   absl::Status s;
   std::thread t([&] {
     s = Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"}, {}, nullptr);
@@ -883,14 +861,7 @@ TEST_F(MasterTest, BusySessionsAreNotCollected) {
   ASSERT_TRUE(h.ok());
   w0_->SetFetchValue("z:0", test::AsTensor<float>({5, 6}));
   absl::Notification running;
-  FakeWorker* w1 = w1_.get();
-  w1_->SetRunGraphHandler([w1, &running](CallOptions* opts,
-                                         const RunGraphRequestMsg&,
-                                         RunGraphResponseMsg*,
-                                         StatusCallback done) {
-    w1->HangUntilCancelled(opts, std::move(done));
-    running.Notify();
-  });
+  w1_->HangRunGraphUntilCancelled(&running);
   CallOptions call;
   std::thread t([&] {
     Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"}, {}, nullptr, {},

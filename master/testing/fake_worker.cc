@@ -86,6 +86,15 @@ void FakeWorker::SetFetchValue(const std::string& tensor_name, Tensor value) {
   fetch_values_[tensor_name] = std::move(value);
 }
 
+void FakeWorker::HangRunGraphUntilCancelled(absl::Notification* started) {
+  SetRunGraphHandler([this, started](CallOptions* opts,
+                                     const RunGraphRequestMsg&,
+                                     RunGraphResponseMsg*, StatusCallback done) {
+    HangUntilCancelled(opts, std::move(done));
+    if (started != nullptr) started->Notify();
+  });
+}
+
 void FakeWorker::HangUntilCancelled(CallOptions* opts, StatusCallback done) {
   auto once = std::make_shared<OnceCallback>(std::move(done));
   {

@@ -24,6 +24,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "common/distributed/worker_interface.h"
 #include "common/framework/tensor.h"
 
@@ -61,6 +62,9 @@ class FakeWorker : public WorkerInterface {
                        RunGraphResponseMsg* response, StatusCallback done);
   // Defers `done` until the call is cancelled (then Cancelled).
   void HangUntilCancelled(CallOptions* opts, StatusCallback done);
+  // Every later RunGraph hangs until cancelled; `started` (may be null, not
+  // owned) is notified as each one starts hanging.
+  void HangRunGraphUntilCancelled(absl::Notification* started = nullptr);
   // Defers `done` until the fake is destroyed.
   void HangForever(StatusCallback done);
 
