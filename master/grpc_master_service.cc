@@ -1,179 +1,160 @@
 #include "master/grpc_master_service.h"
 
-#include <chrono>
 #include <utility>
 
 #include "absl/time/time.h"
 #include "common/rpc/grpc_status.h"
+#include "common/rpc/rpc_service.h"
 #include "common/rpc/tensor_coding.h"
-#include "grpcpp/server_context.h"
-#include "common/rpc/call_options_reactor.h"
-#include "grpcpp/support/server_callback.h"
-#include "protos/master_service.grpc.pb.h"
+#include "protos/master_service.pb.h"
 
 namespace tributary {
 namespace {
 
-using grpc::CallbackServerContext;
-using grpc::ServerUnaryReactor;
-using tensorflow::MasterService;
-
-// One call (common/rpc/call_options_reactor.h).
-using MasterCall = CallOptionsReactor;
-
-// RunStep keeps its tensor-coded request and response here.
-class RunStepCall : public MasterCall {
+// RunStep: feeds decoded straight into tensors, fetches written from their
+// own buffers. The step itself never blocks the network thread
+// (Master::RunStepAsync); only copying big feeds out of the network buffers
+// would, so that happens on a pool thread.
+class RunStepHandler {
  public:
-  using MasterCall::MasterCall;
-  RunStepRequestMsg request;
-  RunStepResponseMsg response;
-};
+  RunStepHandler(Master* master, BlockingCallPool* pool, Allocator* allocator)
+      : master_(master), pool_(pool), allocator_(allocator) {}
 
-class GrpcMasterService final
-    : public MasterService::WithRawCallbackMethod_RunStep<
-          MasterService::CallbackService> {
- public:
-  GrpcMasterService(Master* master, BlockingCallPool* pool,
-                    Allocator* allocator)
-      : master_(master),
-        pool_(pool),
-        allocator_(allocator != nullptr ? allocator : cpu_allocator()) {}
-
-  ServerUnaryReactor* CreateSession(
-      CallbackServerContext* context,
-      const tensorflow::CreateSessionRequest* request,
-      tensorflow::CreateSessionResponse* response) override {
-    return Serve(context, [this, request, response](CallOptions* opts) {
-      return master_->CreateSession(opts, *request, response);
-    });
-  }
-  ServerUnaryReactor* ExtendSession(
-      CallbackServerContext* context,
-      const tensorflow::ExtendSessionRequest* request,
-      tensorflow::ExtendSessionResponse* response) override {
-    return Serve(context, [this, request, response](CallOptions*) {
-      return master_->ExtendSession(*request, response);
-    });
-  }
-  ServerUnaryReactor* PartialRunSetup(
-      CallbackServerContext* context,
-      const tensorflow::PartialRunSetupRequest* request,
-      tensorflow::PartialRunSetupResponse* response) override {
-    return Serve(context, [this, request, response](CallOptions*) {
-      return master_->PartialRunSetup(*request, response);
-    });
-  }
-  ServerUnaryReactor* CloseSession(
-      CallbackServerContext* context,
-      const tensorflow::CloseSessionRequest* request,
-      tensorflow::CloseSessionResponse* response) override {
-    return Serve(context, [this, request, response](CallOptions*) {
-      return master_->CloseSession(*request, response);
-    });
-  }
-  ServerUnaryReactor* ListDevices(
-      CallbackServerContext* context,
-      const tensorflow::ListDevicesRequest* request,
-      tensorflow::ListDevicesResponse* response) override {
-    return Serve(context, [this, request, response](CallOptions* opts) {
-      return master_->ListDevices(opts, *request, response);
-    });
-  }
-  ServerUnaryReactor* Reset(CallbackServerContext* context,
-                            const tensorflow::ResetRequest* request,
-                            tensorflow::ResetResponse* response) override {
-    return Serve(context, [this, request, response](CallOptions*) {
-      return master_->Reset(*request, response);
-    });
-  }
-  ServerUnaryReactor* MakeCallable(
-      CallbackServerContext* context,
-      const tensorflow::MakeCallableRequest* request,
-      tensorflow::MakeCallableResponse* response) override {
-    return Serve(context, [this, request, response](CallOptions*) {
-      return master_->MakeCallable(*request, response);
-    });
-  }
-  ServerUnaryReactor* RunCallable(
-      CallbackServerContext* context,
-      const tensorflow::RunCallableRequest* request,
-      tensorflow::RunCallableResponse* response) override {
-    return Serve(context, [this, request, response](CallOptions* opts) {
-      return master_->RunCallable(opts, *request, response);
-    });
-  }
-  ServerUnaryReactor* ReleaseCallable(
-      CallbackServerContext* context,
-      const tensorflow::ReleaseCallableRequest* request,
-      tensorflow::ReleaseCallableResponse* response) override {
-    return Serve(context, [this, request, response](CallOptions*) {
-      return master_->ReleaseCallable(*request, response);
-    });
-  }
-
-  ServerUnaryReactor* RunStep(CallbackServerContext* context,
-                              const grpc::ByteBuffer* request,
-                              grpc::ByteBuffer* response) override {
-    auto* call = new RunStepCall(context);
-    // The step itself never blocks this thread (Master::RunStepAsync); only
-    // copying big feeds out of the network buffers would, so that happens
-    // on a pool thread.
-    if (request->Length() >= kDecodeOnPoolBytes) {
-      pool_->Schedule([this, call, request, response] {
-        StartRunStep(call, request, response);
-      });
+  void operator()(RpcServerCall* call) const {
+    if (call->request().Length() >= kDecodeOnPoolBytes) {
+      pool_->Schedule([*this, call] { Start(call); });
     } else {
-      StartRunStep(call, request, response);
+      Start(call);
     }
-    return call;
   }
 
  private:
   static constexpr size_t kDecodeOnPoolBytes = 1 << 20;
 
-  void StartRunStep(RunStepCall* call, const grpc::ByteBuffer* request,
-                    grpc::ByteBuffer* response) {
-    absl::Status s =
-        DecodeWithNamedTensors(*request, kRunStepRequestFeedField, allocator_,
-                               &call->request.proto, &call->request.feed);
+  void Start(RpcServerCall* call) const {
+    struct Messages {
+      RunStepRequestMsg request;
+      RunStepResponseMsg response;
+    };
+    auto* messages = new Messages;
+    const absl::Status s = DecodeWithNamedTensors(
+        call->request(), kRunStepRequestFeedField, allocator_,
+        &messages->request.proto, &messages->request.feed);
     if (!s.ok()) {
-      call->Finish(ToGrpcStatus(s));
+      delete messages;
+      call->Finish(ToGrpcStatus(s), grpc::ByteBuffer());
       return;
     }
     master_->RunStepAsync(
-        call->opts(), call->request, &call->response,
-        [call, response](const absl::Status& s) {
+        call->opts(), messages->request, &messages->response,
+        [call, messages](const absl::Status& s) {
+          grpc::ByteBuffer response;
           if (s.ok()) {
-            // Fetched tensors go out from their own buffers.
-            EncodeWithNamedTensors(call->response.proto, kRunStepResponseTensorField,
-                                   call->response.tensor, response);
+            EncodeWithNamedTensors(messages->response.proto,
+                                   kRunStepResponseTensorField,
+                                   messages->response.tensor, &response);
           }
-          call->Finish(ToGrpcStatus(s));
+          delete messages;
+          call->Finish(ToGrpcStatus(s), std::move(response));
         });
   }
 
-  // Runs `fn` on a pool thread and finishes the call with its status.
-  template <typename Fn>
-  ServerUnaryReactor* Serve(CallbackServerContext* context, Fn fn) {
-    auto* call = new MasterCall(context);
-    pool_->Schedule([call, fn = std::move(fn)] {
-      const absl::Status s = fn(call->opts());
-      call->Finish(ToGrpcStatus(s));
-    });
-    return call;
-  }
-
-  Master* const master_;
-  BlockingCallPool* const pool_;
-  Allocator* const allocator_;
+  Master* master_;
+  BlockingCallPool* pool_;
+  Allocator* allocator_;
 };
+
+// A method whose Master call blocks (bounded) while workers work: it runs
+// on a pool thread, never on the network thread.
+template <typename Request, typename Response, typename Fn>
+RpcHandler OnPool(BlockingCallPool* pool, Fn fn) {
+  return TypedHandler<Request, Response>(
+      [pool, fn](CallOptions* opts, const Request* request, Response* response,
+                 std::function<void(const absl::Status&)> done) {
+        pool->Schedule([=] { done(fn(opts, *request, response)); });
+      });
+}
 
 }  // namespace
 
-std::unique_ptr<grpc::Service> NewGrpcMasterService(Master* master,
-                                                    BlockingCallPool* pool,
-                                                    Allocator* allocator) {
-  return std::make_unique<GrpcMasterService>(master, pool, allocator);
+std::unique_ptr<RpcService> NewGrpcMasterService(Master* master,
+                                                 BlockingCallPool* pool,
+                                                 Allocator* allocator) {
+  if (allocator == nullptr) allocator = cpu_allocator();
+  auto service = std::make_unique<RpcService>("tensorflow.MasterService");
+  using tensorflow::CloseSessionRequest;
+  using tensorflow::CloseSessionResponse;
+  using tensorflow::CreateSessionRequest;
+  using tensorflow::CreateSessionResponse;
+  using tensorflow::ExtendSessionRequest;
+  using tensorflow::ExtendSessionResponse;
+  using tensorflow::ListDevicesRequest;
+  using tensorflow::ListDevicesResponse;
+  using tensorflow::MakeCallableRequest;
+  using tensorflow::MakeCallableResponse;
+  using tensorflow::PartialRunSetupRequest;
+  using tensorflow::PartialRunSetupResponse;
+  using tensorflow::ReleaseCallableRequest;
+  using tensorflow::ReleaseCallableResponse;
+  using tensorflow::ResetRequest;
+  using tensorflow::ResetResponse;
+  using tensorflow::RunCallableRequest;
+  using tensorflow::RunCallableResponse;
+  service->Add("CreateSession",
+               OnPool<CreateSessionRequest, CreateSessionResponse>(
+                   pool, [master](CallOptions* opts, const auto& request,
+                                  auto* response) {
+                     return master->CreateSession(opts, request, response);
+                   }));
+  service->Add("ExtendSession",
+               OnPool<ExtendSessionRequest, ExtendSessionResponse>(
+                   pool, [master](CallOptions*, const auto& request,
+                                  auto* response) {
+                     return master->ExtendSession(request, response);
+                   }));
+  service->Add("PartialRunSetup",
+               OnPool<PartialRunSetupRequest, PartialRunSetupResponse>(
+                   pool, [master](CallOptions*, const auto& request,
+                                  auto* response) {
+                     return master->PartialRunSetup(request, response);
+                   }));
+  service->Add("CloseSession",
+               OnPool<CloseSessionRequest, CloseSessionResponse>(
+                   pool, [master](CallOptions*, const auto& request,
+                                  auto* response) {
+                     return master->CloseSession(request, response);
+                   }));
+  service->Add("ListDevices",
+               OnPool<ListDevicesRequest, ListDevicesResponse>(
+                   pool, [master](CallOptions* opts, const auto& request,
+                                  auto* response) {
+                     return master->ListDevices(opts, request, response);
+                   }));
+  service->Add("Reset", OnPool<ResetRequest, ResetResponse>(
+                            pool, [master](CallOptions*, const auto& request,
+                                           auto* response) {
+                              return master->Reset(request, response);
+                            }));
+  service->Add("MakeCallable",
+               OnPool<MakeCallableRequest, MakeCallableResponse>(
+                   pool, [master](CallOptions*, const auto& request,
+                                  auto* response) {
+                     return master->MakeCallable(request, response);
+                   }));
+  service->Add("RunCallable",
+               OnPool<RunCallableRequest, RunCallableResponse>(
+                   pool, [master](CallOptions* opts, const auto& request,
+                                  auto* response) {
+                     return master->RunCallable(opts, request, response);
+                   }));
+  service->Add("ReleaseCallable",
+               OnPool<ReleaseCallableRequest, ReleaseCallableResponse>(
+                   pool, [master](CallOptions*, const auto& request,
+                                  auto* response) {
+                     return master->ReleaseCallable(request, response);
+                   }));
+  service->Add("RunStep", RunStepHandler(master, pool, allocator));
+  return service;
 }
 
 }  // namespace tributary

@@ -4,9 +4,11 @@
 // /tensorflow.MasterService/* served by a Master, so TensorFlow's own
 // client (tf.compat.v1.Session("grpc://...")) and ours can use it.
 //
-//  * gRPC callback API; each call is handed to a BlockingCallPool thread
-//    (Master methods block, bounded, while workers work) and finished from
-//    there. No gRPC thread ever waits for a worker.
+//  * Served by GrpcServer on its network thread (common/rpc/rpc_loop.h).
+//    RunStep starts there (Master::RunStepAsync never blocks it); every
+//    other call is handed to a BlockingCallPool thread (Master methods
+//    block, bounded, while workers work) and finished from there. The
+//    network thread never waits for a worker.
 //  * Each call gets a CallOptions with the client's deadline, cancelled
 //    when gRPC cancels the call (client cancel, deadline, broken
 //    connection): a RunStep in flight is then cancelled on every worker.
@@ -22,7 +24,7 @@
 #include <memory>
 
 #include "common/framework/allocator.h"
-#include "grpcpp/impl/service_type.h"
+#include "common/rpc/rpc_service.h"
 #include "master/blocking_call_pool.h"
 #include "master/master.h"
 
@@ -30,7 +32,7 @@ namespace tributary {
 
 // `master` and `pool` are not owned and must outlive the service (and the
 // server's last call). Feeds are allocated from `allocator`.
-std::unique_ptr<grpc::Service> NewGrpcMasterService(
+std::unique_ptr<RpcService> NewGrpcMasterService(
     Master* master, BlockingCallPool* pool,
     Allocator* allocator = cpu_allocator());
 

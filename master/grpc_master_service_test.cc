@@ -37,8 +37,7 @@ class GrpcMasterServiceTest : public MasterTest {
     stub_ = tensorflow::MasterService::NewStub(NewGrpcChannel(server_.address));
   }
   void TearDown() override {
-    server_.server->Shutdown(std::chrono::system_clock::now() +
-                             std::chrono::seconds(5));
+    server_.server->Shutdown(absl::Now() + absl::Seconds(5));
     server_.server.reset();
     pool_.reset();
     service_.reset();
@@ -56,7 +55,7 @@ class GrpcMasterServiceTest : public MasterTest {
   }
 
   std::unique_ptr<BlockingCallPool> pool_;
-  std::unique_ptr<grpc::Service> service_;
+  std::unique_ptr<RpcService> service_;
   GrpcServerHandle server_;
   std::unique_ptr<tensorflow::MasterService::Stub> stub_;
 };

@@ -142,8 +142,11 @@ int Run(int argc, char** argv) {
     return kExitUsage;
   }
 
-  std::unique_ptr<WorkerCacheInterface> workers =
-      NewGrpcWorkerCache(*cluster, flags.max_message_size);
+  // One network thread serves clients and makes the calls to the workers
+  // (common/rpc/rpc_loop.h).
+  auto server = std::make_unique<GrpcServer>(flags.max_message_size);
+  std::unique_ptr<WorkerCacheInterface> workers = NewGrpcWorkerCache(
+      *cluster, flags.max_message_size, cpu_allocator(), server->loop());
   MasterOptions options;
   options.worker_cache = workers.get();
   options.cluster = *cluster;
@@ -152,17 +155,16 @@ int Run(int argc, char** argv) {
   options.idle_session_timeout = absl::Seconds(flags.idle_session_timeout_s);
   auto master = std::make_unique<Master>(options);
   auto pool = std::make_unique<BlockingCallPool>();
-  std::unique_ptr<grpc::Service> service =
+  std::unique_ptr<RpcService> service =
       NewGrpcMasterService(master.get(), pool.get());
-  absl::StatusOr<GrpcServerHandle> server =
-      StartGrpcServer(flags.listen, {service.get()}, flags.max_message_size);
-  if (!server.ok()) {
+  const absl::Status started = server->Start(flags.listen, {service.get()});
+  if (!started.ok()) {
     spdlog::critical("cannot serve on {}: {}", flags.listen,
-                     server.status().ToString());
+                     started.ToString());
     return kExitRuntime;
   }
   spdlog::info("cluster: {}", cluster->ToJson());
-  spdlog::info("listening on {}", server->address);
+  spdlog::info("listening on {}", server->address());
 
   const int sig = WaitForTerminationSignal();
   const absl::Duration grace = absl::Seconds(flags.grace_period_s);
@@ -172,11 +174,11 @@ int Run(int argc, char** argv) {
   // master lets them finish within the grace period, then closes every
   // session, which cancels what still runs so gRPC's wait ends too.
   std::thread stop_server([&] {
-    server->server->Shutdown(absl::ToChronoTime(absl::Now() + grace));
+    server->Shutdown(absl::Now() + grace);
   });
   master->Shutdown(grace);
   stop_server.join();
-  server->server.reset();
+  server.reset();
   pool.reset();
   service.reset();
   master.reset();

@@ -203,8 +203,11 @@ int Run(int argc, char** argv) {
     return kExitRuntime;
   }
 
-  std::unique_ptr<WorkerCacheInterface> peers =
-      NewGrpcWorkerCache(id->cluster, flags.max_message_size);
+  // One network thread serves this task and makes its calls to the others
+  // (common/rpc/rpc_loop.h).
+  auto server = std::make_unique<GrpcServer>(flags.max_message_size);
+  std::unique_ptr<WorkerCacheInterface> peers = NewGrpcWorkerCache(
+      id->cluster, flags.max_message_size, cpu_allocator(), server->loop());
   auto pool = std::make_unique<InterOpThreadPool>(flags.inter_op_threads);
   WorkerEnv env;
   env.task_name = task_name;
@@ -212,12 +215,11 @@ int Run(int argc, char** argv) {
   env.worker_cache = peers.get();
   env.compute_pool = pool.get();
   auto worker = std::make_unique<Worker>(&env);
-  std::unique_ptr<grpc::Service> service = NewGrpcWorkerService(worker.get());
-  absl::StatusOr<GrpcServerHandle> server =
-      StartGrpcServer(listen, {service.get()}, flags.max_message_size);
-  if (!server.ok()) {
+  std::unique_ptr<RpcService> service = NewGrpcWorkerService(worker.get());
+  const absl::Status started = server->Start(listen, {service.get()});
+  if (!started.ok()) {
     spdlog::critical("cannot serve {} on {}: {}", task_name, listen,
-                     server.status().ToString());
+                     started.ToString());
     return kExitRuntime;
   }
   spdlog::info("task {} with {} device(s), {} inter-op thread(s); cluster {}",
@@ -227,7 +229,7 @@ int Run(int argc, char** argv) {
     spdlog::debug("device {} incarnation {:016x}", d->name(), d->incarnation());
   }
   spdlog::info("MatMul backend: {}", matmul.description);
-  spdlog::info("listening on {}", server->address);
+  spdlog::info("listening on {}", server->address());
 
   const int sig = WaitForTerminationSignal();
   const absl::Duration grace = absl::Seconds(flags.grace_period_s);
@@ -239,7 +241,7 @@ int Run(int argc, char** argv) {
   // worker lets its steps finish; whatever is left at the deadline is
   // aborted so nothing keeps either wait going.
   std::thread stop_server(
-      [&] { server->server->Shutdown(absl::ToChronoTime(deadline)); });
+      [&] { server->Shutdown(deadline); });
   if (!worker->WaitUntilIdle(deadline)) {
     spdlog::warn("grace period over with {} call(s) running; cancelling them",
                  worker->NumCallsInFlight());
@@ -247,7 +249,7 @@ int Run(int argc, char** argv) {
   worker->AbortAll(
       errors::Unavailable("Worker ", task_name, " is shutting down"));
   stop_server.join();
-  server->server.reset();
+  server.reset();
   service.reset();
   // Releases every session, graph and resource (CleanupAll of everything).
   worker.reset();

@@ -44,7 +44,7 @@ TestCluster::~TestCluster() {
   for (auto& [name, t] : tasks_) t->worker->AbortAll(errors::Cancelled("end"));
   for (auto& [name, t] : tasks_) {
     if (t->server != nullptr) {
-      t->server->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(10)));
+      t->server->Shutdown(absl::Now() + absl::Seconds(10));
     }
   }
   for (auto& [name, t] : tasks_) {

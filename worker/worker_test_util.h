@@ -22,7 +22,8 @@
 #include "common/framework/tensor.h"
 #include "common/runtime/session/graph_execution_state.h"
 #include "common/runtime/session/inter_op_thread_pool.h"
-#include "grpcpp/server.h"
+#include "common/rpc/grpc_server.h"
+#include "common/rpc/rpc_service.h"
 #include "protos/graph.pb.h"
 #include "worker/worker.h"
 #include "worker/worker_env.h"
@@ -40,8 +41,8 @@ struct TestTask {
   std::unique_ptr<InterOpThreadPool> pool;
   WorkerEnv env;
   std::unique_ptr<Worker> worker;
-  std::unique_ptr<grpc::Service> service;
-  std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<RpcService> service;
+  std::unique_ptr<GrpcServer> server;
   std::string address;
 
   std::string cpu(int i) const;

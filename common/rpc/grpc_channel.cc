@@ -2,7 +2,6 @@
 
 #include <climits>
 
-#include "common/rpc/callback_queue_keeper.h"
 #include "grpc/grpc.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
@@ -32,9 +31,6 @@ constexpr int kMinRecvPingIntervalMs = 5000;
 }  // namespace
 
 grpc::ChannelArguments GrpcChannelArguments(int64_t max_message_bytes) {
-  // Every channel and server of ours is configured here or in
-  // ConfigureServerBuilder: the one place to pin gRPC's callback queue.
-  KeepCallbackQueueAlive();
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(MessageLimit(max_message_bytes));
   args.SetMaxSendMessageSize(MessageLimit(max_message_bytes));
@@ -58,7 +54,6 @@ std::shared_ptr<grpc::Channel> NewGrpcChannel(const std::string& address,
 
 void ConfigureServerBuilder(grpc::ServerBuilder* builder,
                             int64_t max_message_bytes) {
-  KeepCallbackQueueAlive();
   builder->SetMaxReceiveMessageSize(MessageLimit(max_message_bytes));
   builder->SetMaxSendMessageSize(MessageLimit(max_message_bytes));
   // The server pings its clients too, so calls of a client that vanished

@@ -4,20 +4,23 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "common/framework/status.h"
 #include "common/rpc/grpc_status.h"
+#include "common/rpc/rpc_loop.h"
 #include "common/rpc/tensor_coding.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/generic/generic_stub.h"
-#include "protos/worker_service.grpc.pb.h"
+#include "protos/worker_service.pb.h"
 
 namespace tributary {
 namespace {
 
-// Method paths of the generic (tensor-coded) calls. gRPC keeps the pointer
-// for the call's lifetime, so they are static.
-const char kRunGraphMethod[] = "/tensorflow.WorkerService/RunGraph";
-const char kRecvTensorMethod[] = "/tensorflow.WorkerService/RecvTensor";
+// Full method paths; gRPC copies them into each call.
+std::string Method(absl::string_view name) {
+  return absl::StrCat("/tensorflow.WorkerService/", name);
+}
 
 // What a completing call needs of its worker. Calls hold it by shared_ptr,
 // so a call completing after its GrpcRemoteWorker was destroyed is fine.
@@ -27,158 +30,119 @@ struct Peer {
   Allocator* allocator;
 };
 
-// One call in flight. Shared between the completion callback and the
-// cancel hook in CallOptions: StartCancel may be running the hook (outside
-// CallOptions' lock) while the call completes, so the context must outlive
-// both.
-struct Call {
+// One call in flight; the loop's tag for its completion. Shared between the
+// call itself (`self`, until the completion ran) and the cancel hook in
+// CallOptions: StartCancel may be running the hook (outside CallOptions'
+// lock) while the call completes, so the context must outlive both.
+struct Call : public RpcLoop::Tag {
   std::shared_ptr<const Peer> peer;
   grpc::ClientContext context;
   CallOptions* opts = nullptr;
-  StatusCallback done;
-  // For the generic calls.
+  std::string method;  // Outlives the call, as gRPC may keep a pointer.
   grpc::ByteBuffer request;
   grpc::ByteBuffer response;
+  grpc::Status status;
+  std::unique_ptr<grpc::GenericClientAsyncResponseReader> reader;
+  // Decodes `response` (when the call succeeded) and ends the call.
+  std::function<void(Call*, absl::Status)> on_complete;
+  StatusCallback done;
+  std::shared_ptr<Call> self;
+
+  void OnEvent(bool /*ok: always true for a unary call's Finish*/) override {
+    std::shared_ptr<Call> keep = std::move(self);
+    on_complete(this, FromGrpcStatus(status));
+  }
 };
 
 class GrpcRemoteWorker : public WorkerInterface {
  public:
   GrpcRemoteWorker(std::shared_ptr<grpc::Channel> channel, std::string task,
-                   std::string address, Allocator* allocator)
-      : stub_(tensorflow::WorkerService::NewStub(channel)),
-        generic_(channel),
+                   std::string address, Allocator* allocator,
+                   std::shared_ptr<RpcLoop> loop)
+      : generic_(std::move(channel)),
+        loop_(loop != nullptr ? std::move(loop) : RpcLoop::SharedClientLoop()),
         peer_(std::make_shared<Peer>(
             Peer{std::move(task), std::move(address),
                  allocator != nullptr ? allocator : cpu_allocator()})) {}
 
-  void GetStatusAsync(CallOptions* opts,
-                      const tensorflow::GetStatusRequest* request,
-                      tensorflow::GetStatusResponse* response,
-                      StatusCallback done) override {
-    // Discovery: wait for a task that is still starting (bounded by the
-    // caller's deadline).
-    auto call = Start(opts, /*wait_for_ready=*/true, std::move(done));
-    stub_->async()->GetStatus(&call->context, request, response,
-                              Completion(call));
+#define TRIB_CALL_TYPED(Method, wait_for_ready)                           \
+  void Method##Async(CallOptions* opts,                                   \
+                     const tensorflow::Method##Request* request,          \
+                     tensorflow::Method##Response* response,              \
+                     StatusCallback done) override {                      \
+    CallTyped(#Method, opts, wait_for_ready, *request, response,          \
+              std::move(done));                                           \
   }
-
-  void CreateWorkerSessionAsync(
-      CallOptions* opts, const tensorflow::CreateWorkerSessionRequest* request,
-      tensorflow::CreateWorkerSessionResponse* response,
-      StatusCallback done) override {
-    auto call = Start(opts, false, std::move(done));
-    stub_->async()->CreateWorkerSession(&call->context, request, response,
-                                        Completion(call));
-  }
-
-  void DeleteWorkerSessionAsync(
-      CallOptions* opts, const tensorflow::DeleteWorkerSessionRequest* request,
-      tensorflow::DeleteWorkerSessionResponse* response,
-      StatusCallback done) override {
-    auto call = Start(opts, false, std::move(done));
-    stub_->async()->DeleteWorkerSession(&call->context, request, response,
-                                        Completion(call));
-  }
-
-  void RegisterGraphAsync(CallOptions* opts,
-                          const tensorflow::RegisterGraphRequest* request,
-                          tensorflow::RegisterGraphResponse* response,
-                          StatusCallback done) override {
-    auto call = Start(opts, false, std::move(done));
-    stub_->async()->RegisterGraph(&call->context, request, response,
-                                  Completion(call));
-  }
-
-  void DeregisterGraphAsync(CallOptions* opts,
-                            const tensorflow::DeregisterGraphRequest* request,
-                            tensorflow::DeregisterGraphResponse* response,
-                            StatusCallback done) override {
-    auto call = Start(opts, false, std::move(done));
-    stub_->async()->DeregisterGraph(&call->context, request, response,
-                                    Completion(call));
-  }
+  // Discovery waits for a task that is still starting (bounded by the
+  // caller's deadline); every other call fails fast.
+  TRIB_CALL_TYPED(GetStatus, true)
+  TRIB_CALL_TYPED(CreateWorkerSession, false)
+  TRIB_CALL_TYPED(DeleteWorkerSession, false)
+  TRIB_CALL_TYPED(RegisterGraph, false)
+  TRIB_CALL_TYPED(DeregisterGraph, false)
+  TRIB_CALL_TYPED(CleanupGraph, false)
+  TRIB_CALL_TYPED(CleanupAll, false)
+  TRIB_CALL_TYPED(Logging, false)
+  TRIB_CALL_TYPED(Tracing, false)
+#undef TRIB_CALL_TYPED
 
   void RunGraphAsync(CallOptions* opts, const RunGraphRequestMsg* request,
                      RunGraphResponseMsg* response,
                      StatusCallback done) override {
-    auto call = Start(opts, false, std::move(done));
-    EncodeWithNamedTensors(request->proto, kRunGraphRequestSendField, request->send,
-                           &call->request);
-    generic_.UnaryCall(
-        &call->context, kRunGraphMethod, grpc::StubOptions(), &call->request,
-        &call->response, [call, response](const grpc::Status& s) {
-          absl::Status status = FromGrpcStatus(s);
-          if (status.ok()) {
-            status = DecodeWithNamedTensors(call->response, kRunGraphResponseRecvField,
-                                            call->peer->allocator, &response->proto,
-                                            &response->recv);
-          }
-          Finish(call, status);
-        });
-  }
-
-  void CleanupGraphAsync(CallOptions* opts,
-                         const tensorflow::CleanupGraphRequest* request,
-                         tensorflow::CleanupGraphResponse* response,
-                         StatusCallback done) override {
-    auto call = Start(opts, false, std::move(done));
-    stub_->async()->CleanupGraph(&call->context, request, response,
-                                 Completion(call));
-  }
-
-  void CleanupAllAsync(CallOptions* opts,
-                       const tensorflow::CleanupAllRequest* request,
-                       tensorflow::CleanupAllResponse* response,
-                       StatusCallback done) override {
-    auto call = Start(opts, false, std::move(done));
-    stub_->async()->CleanupAll(&call->context, request, response,
-                               Completion(call));
+    auto call = NewCall(opts, false, std::move(done));
+    EncodeWithNamedTensors(request->proto, kRunGraphRequestSendField,
+                           request->send, &call->request);
+    call->on_complete = [response](Call* call, absl::Status status) {
+      if (status.ok()) {
+        status = DecodeWithNamedTensors(call->response,
+                                        kRunGraphResponseRecvField,
+                                        call->peer->allocator, &response->proto,
+                                        &response->recv);
+      }
+      Finish(call, status);
+    };
+    StartCall(std::move(call), Method("RunGraph"));
   }
 
   void RecvTensorAsync(CallOptions* opts,
                        const tensorflow::RecvTensorRequest* request,
                        TensorResponse* response, StatusCallback done) override {
-    auto call = Start(opts, false, std::move(done));
+    auto call = NewCall(opts, false, std::move(done));
     SerializeToByteBuffer(*request, &call->request);
-    generic_.UnaryCall(
-        &call->context, kRecvTensorMethod, grpc::StubOptions(), &call->request,
-        &call->response, [call, response](const grpc::Status& s) {
-          absl::Status status = FromGrpcStatus(s);
-          if (status.ok()) {
-            // The one copy of the tensor bytes: network slices -> a buffer
-            // from the worker's allocator.
-            status = DecodeRecvTensorResponse(call->response, call->peer->allocator,
-                                              response);
-          }
-          // The received slices are no longer needed; free them before the
-          // caller's continuation runs.
-          call->response.Clear();
-          Finish(call, status);
-        });
-  }
-
-  void LoggingAsync(CallOptions* opts, const tensorflow::LoggingRequest* request,
-                    tensorflow::LoggingResponse* response,
-                    StatusCallback done) override {
-    auto call = Start(opts, false, std::move(done));
-    stub_->async()->Logging(&call->context, request, response,
-                            Completion(call));
-  }
-
-  void TracingAsync(CallOptions* opts, const tensorflow::TracingRequest* request,
-                    tensorflow::TracingResponse* response,
-                    StatusCallback done) override {
-    auto call = Start(opts, false, std::move(done));
-    stub_->async()->Tracing(&call->context, request, response,
-                            Completion(call));
+    call->on_complete = [response](Call* call, absl::Status status) {
+      if (status.ok()) {
+        // The one copy of the tensor bytes: network slices -> a buffer from
+        // the worker's allocator.
+        status = DecodeRecvTensorResponse(call->response, call->peer->allocator,
+                                          response);
+      }
+      // The received slices are no longer needed; free them before the
+      // caller's continuation runs.
+      call->response.Clear();
+      Finish(call, status);
+    };
+    StartCall(std::move(call), Method("RecvTensor"));
   }
 
  private:
+  template <typename Request, typename Response>
+  void CallTyped(const char* method, CallOptions* opts, bool wait_for_ready,
+                 const Request& request, Response* response,
+                 StatusCallback done) {
+    auto call = NewCall(opts, wait_for_ready, std::move(done));
+    SerializeToByteBuffer(request, &call->request);
+    call->on_complete = [response](Call* call, absl::Status status) {
+      if (status.ok()) status = ParseFromByteBuffer(call->response, response);
+      Finish(call, status);
+    };
+    StartCall(std::move(call), Method(method));
+  }
+
   // Sets up a call: deadline, wait_for_ready, and the cancel hook. The hook
   // is set before the call starts: a context cancelled before its call
   // starts cancels the call as soon as it does.
-  std::shared_ptr<Call> Start(CallOptions* opts, bool wait_for_ready,
-                              StatusCallback done) {
+  std::shared_ptr<Call> NewCall(CallOptions* opts, bool wait_for_ready,
+                                StatusCallback done) {
     auto call = std::make_shared<Call>();
     call->peer = peer_;
     call->opts = opts;
@@ -194,16 +158,27 @@ class GrpcRemoteWorker : public WorkerInterface {
     return call;
   }
 
-  static std::function<void(grpc::Status)> Completion(
-      std::shared_ptr<Call> call) {
-    return [call = std::move(call)](const grpc::Status& s) {
-      Finish(call, FromGrpcStatus(s));
-    };
+  // Starts the call on the loop; its completion runs `on_complete` there.
+  void StartCall(std::shared_ptr<Call> call, std::string method) {
+    Call* raw = call.get();
+    raw->method = std::move(method);
+    raw->self = std::move(call);
+    const bool started = loop_->StartOp([&] {
+      raw->reader = generic_.PrepareUnaryCall(&raw->context, raw->method,
+                                              raw->request, loop_->cq());
+      raw->reader->StartCall();
+      raw->reader->Finish(&raw->response, &raw->status, raw);
+    });
+    if (!started) {
+      std::shared_ptr<Call> keep = std::move(raw->self);
+      Finish(raw, errors::Unavailable("Not calling ", raw->method,
+                                      ": this process is shutting down"));
+    }
   }
 
   // Ends the call: unhooks the cancel callback, names the task in errors
   // (keeping the code), and runs `done`.
-  static void Finish(const std::shared_ptr<Call>& call, absl::Status status) {
+  static void Finish(Call* call, absl::Status status) {
     if (call->opts != nullptr) call->opts->ClearCancelCallback();
     if (!status.ok()) {
       status = absl::Status(
@@ -215,8 +190,8 @@ class GrpcRemoteWorker : public WorkerInterface {
     done(status);
   }
 
-  std::unique_ptr<tensorflow::WorkerService::Stub> stub_;
   grpc::GenericStub generic_;
+  const std::shared_ptr<RpcLoop> loop_;
   const std::shared_ptr<const Peer> peer_;
 };
 
@@ -224,9 +199,10 @@ class GrpcRemoteWorker : public WorkerInterface {
 
 std::unique_ptr<WorkerInterface> NewGrpcRemoteWorker(
     std::shared_ptr<grpc::Channel> channel, std::string task_name,
-    std::string address, Allocator* allocator) {
+    std::string address, Allocator* allocator, std::shared_ptr<RpcLoop> loop) {
   return std::make_unique<GrpcRemoteWorker>(
-      std::move(channel), std::move(task_name), std::move(address), allocator);
+      std::move(channel), std::move(task_name), std::move(address), allocator,
+      std::move(loop));
 }
 
 }  // namespace tributary

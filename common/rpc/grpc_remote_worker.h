@@ -3,9 +3,13 @@
 
 // A WorkerInterface whose calls go over gRPC to a worker's WorkerService.
 //
-//  * Every call uses gRPC's callback API (no thread is held while it is in
-//    flight); `done` runs on one of gRPC's callback threads and must not
-//    block on another call (start it asynchronously instead).
+//  * Every call is an asynchronous call on `loop` (common/rpc/rpc_loop.h):
+//    no thread is held while it is in flight, and `done` runs on the loop's
+//    network thread, so it must not block (start further calls
+//    asynchronously). A daemon passes its server's loop, so its calls and
+//    its served calls share one thread; without one, the process's shared
+//    client loop. Calls started while the loop shuts down fail at once with
+//    Unavailable.
 //  * One CallOptions per call: the call installs its cancel hook there,
 //    replacing any other.
 //  * Deadline: CallOptions::deadline() becomes the call's gRPC deadline.
@@ -27,13 +31,15 @@
 
 #include "common/distributed/worker_interface.h"
 #include "common/framework/allocator.h"
+#include "common/rpc/rpc_loop.h"
 #include "grpcpp/channel.h"
 
 namespace tributary {
 
 std::unique_ptr<WorkerInterface> NewGrpcRemoteWorker(
     std::shared_ptr<grpc::Channel> channel, std::string task_name,
-    std::string address, Allocator* allocator = cpu_allocator());
+    std::string address, Allocator* allocator = cpu_allocator(),
+    std::shared_ptr<RpcLoop> loop = nullptr);
 
 }  // namespace tributary
 

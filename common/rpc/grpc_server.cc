@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -13,6 +14,7 @@
 #include "common/rpc/grpc_channel.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
+#include "grpcpp/server_context.h"
 
 namespace tributary {
 namespace {
@@ -68,37 +70,180 @@ std::string WhyBindFails(const std::string& address) {
 
 }  // namespace
 
-absl::StatusOr<GrpcServerHandle> StartGrpcServer(
-    const std::string& listen_address,
-    const std::vector<grpc::Service*>& services, int64_t max_message_bytes) {
+// One served call: request -> read -> handler -> Finish -> done. gRPC hands
+// its events to the loop as the call's Step tags. The call is freed when
+// both its finish and gRPC's "done" notification have arrived (either may
+// come first: a cancelled call is done before the handler finishes it).
+class GrpcServer::Call final : public RpcServerCall {
+ public:
+  explicit Call(GrpcServer* server) : server_(server) {}
+
+  // Asks gRPC for the next incoming call.
+  void Request() {
+    const bool started = server_->loop_->StartOp([this] {
+      context_.AsyncNotifyWhenDone(&done_);
+      server_->generic_.RequestCall(&context_, &stream_,
+                                    server_->loop_->server_cq(),
+                                    server_->loop_->server_cq(), &requested_);
+    });
+    if (!started) delete this;
+  }
+
+  const grpc::ByteBuffer& request() const override { return request_; }
+  CallOptions* opts() override { return &opts_; }
+
+  void Finish(const grpc::Status& status, grpc::ByteBuffer response) override {
+    response_ = std::move(response);
+    const bool started = server_->loop_->StartOp([&] {
+      if (status.ok()) {
+        stream_.WriteAndFinish(response_, grpc::WriteOptions(), status,
+                               &finished_);
+      } else {
+        stream_.Finish(status, &finished_);
+      }
+    });
+    // The queue is shut down only after the server, whose shutdown waits for
+    // every call to finish; so this cannot fail for a started call.
+    if (!started) finished_.OnEvent(false);
+  }
+
+ private:
+  // Routes one gRPC event to a member function.
+  struct Step : RpcLoop::Tag {
+    Step(Call* call, void (Call::*on)(bool)) : call(call), on(on) {}
+    void OnEvent(bool ok) override { (call->*on)(ok); }
+    Call* call;
+    void (Call::*on)(bool);
+  };
+
+  void OnRequested(bool ok) {
+    if (!ok) {  // Server shutting down: no call, and no "done" will come.
+      delete this;
+      return;
+    }
+    server_->RequestNextCall();
+    const auto deadline = context_.deadline();
+    if (deadline != std::chrono::system_clock::time_point::max()) {
+      opts_.SetDeadline(absl::FromChrono(deadline));
+    }
+    server_->loop_->StartOp([this] { stream_.Read(&request_, &read_); });
+  }
+
+  void OnRead(bool ok) {
+    if (!ok) {
+      Finish(grpc::Status(grpc::StatusCode::INTERNAL,
+                          "The call ended before its request message arrived"),
+             grpc::ByteBuffer());
+      return;
+    }
+    const RpcHandler* handler = server_->FindHandler(context_.method());
+    if (handler == nullptr) {
+      Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
+                          absl::StrCat("Tributary does not implement ",
+                                       context_.method())),
+             grpc::ByteBuffer());
+      return;
+    }
+    (*handler)(this);
+  }
+
+  void OnFinished(bool) { Release(); }
+
+  void OnDone(bool) {
+    // Cancellation hooks never block (they cancel calls, abort rendezvous).
+    if (context_.IsCancelled()) opts_.StartCancel();
+    Release();
+  }
+
+  void Release() {
+    if (--pending_ == 0) delete this;
+  }
+
+  GrpcServer* const server_;
+  grpc::GenericServerContext context_;
+  grpc::GenericServerAsyncReaderWriter stream_{&context_};
+  grpc::ByteBuffer request_;
+  grpc::ByteBuffer response_;
+  CallOptions opts_;
+  int pending_ = 2;  // Finished + done; only touched on the loop thread.
+  Step requested_{this, &Call::OnRequested};
+  Step read_{this, &Call::OnRead};
+  Step finished_{this, &Call::OnFinished};
+  Step done_{this, &Call::OnDone};
+};
+
+GrpcServer::GrpcServer(int64_t max_message_bytes) {
+  ConfigureServerBuilder(&builder_, max_message_bytes);
+  builder_.RegisterAsyncGenericService(&generic_);
+  loop_ = std::make_shared<RpcLoop>(builder_.AddCompletionQueue());
+}
+
+GrpcServer::~GrpcServer() {
+  if (server_ != nullptr && !shut_down_) Shutdown();
+  loop_->Shutdown(absl::Now() + absl::Seconds(5));
+  server_.reset();
+}
+
+absl::Status GrpcServer::Start(const std::string& listen_address,
+                               const std::vector<const RpcService*>& services) {
   std::string host, port_text;
   if (!SplitHostPort(listen_address, &host, &port_text)) {
     return errors::InvalidArgument("Cannot listen on '", listen_address,
                                    "': want host:port");
   }
   if (services.empty()) {
-    // gRPC refuses to start a server with nothing to poll its queues.
     return errors::InvalidArgument("A gRPC server on ", listen_address,
                                    " needs at least one service");
   }
-  grpc::ServerBuilder builder;
-  ConfigureServerBuilder(&builder, max_message_bytes);
-  int port = 0;
-  builder.AddListeningPort(listen_address, grpc::InsecureServerCredentials(),
-                           &port);
-  for (grpc::Service* service : services) builder.RegisterService(service);
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (server == nullptr || port == 0) {
-    if (server != nullptr) server->Shutdown();
+  if (server_ != nullptr) {
+    return errors::FailedPrecondition("The server on ", address_,
+                                      " is already started");
+  }
+  services_ = services;
+  builder_.AddListeningPort(listen_address, grpc::InsecureServerCredentials(),
+                            &port_);
+  server_ = builder_.BuildAndStart();
+  if (server_ == nullptr || port_ == 0) {
+    if (server_ != nullptr) {
+      server_->Shutdown();
+      shut_down_ = true;
+    }
     return errors::Unavailable("Cannot listen on ", listen_address, ": ",
                                WhyBindFails(listen_address));
   }
+  address_ = listen_address.substr(0, listen_address.rfind(':') + 1) +
+             std::to_string(port_);
+  loop_->Start();
+  // A few requests outstanding, so a burst of calls does not wait for the
+  // loop to ask for each one.
+  for (int i = 0; i < 4; ++i) RequestNextCall();
+  return absl::OkStatus();
+}
+
+void GrpcServer::RequestNextCall() { (new Call(this))->Request(); }
+
+const RpcHandler* GrpcServer::FindHandler(absl::string_view path) const {
+  for (const RpcService* service : services_) {
+    if (const RpcHandler* handler = service->Find(path)) return handler;
+  }
+  return nullptr;
+}
+
+void GrpcServer::Shutdown(absl::Time deadline) {
+  if (server_ == nullptr || shut_down_) return;
+  shut_down_ = true;
+  server_->Shutdown(absl::ToChronoTime(deadline));
+}
+
+absl::StatusOr<GrpcServerHandle> StartGrpcServer(
+    const std::string& listen_address,
+    const std::vector<const RpcService*>& services, int64_t max_message_bytes) {
+  auto server = std::make_unique<GrpcServer>(max_message_bytes);
+  TRIB_RETURN_IF_ERROR(server->Start(listen_address, services));
   GrpcServerHandle handle;
+  handle.port = server->port();
+  handle.address = server->address();
   handle.server = std::move(server);
-  handle.port = port;
-  handle.address =
-      listen_address.substr(0, listen_address.rfind(':') + 1) +
-      std::to_string(port);
   return handle;
 }
 

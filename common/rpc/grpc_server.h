@@ -1,38 +1,89 @@
 #ifndef TRIBUTARY_COMMON_RPC_GRPC_SERVER_H_
 #define TRIBUTARY_COMMON_RPC_GRPC_SERVER_H_
 
-// Starts a gRPC server (insecure, ConfigureServerBuilder's settings) for a
-// set of services, reporting the port it bound: "127.0.0.1:0" picks a free
-// port, which tests and `tributary cluster up` rely on.
+// A gRPC server (insecure, ConfigureServerBuilder's settings) serving
+// RpcServices (common/rpc/rpc_service.h) on one network thread, its RpcLoop,
+// which the process's own calls to other tasks share (pass loop() to
+// NewGrpcWorkerCache): see rpc_loop.h for why one thread.
+//
+// Life: construct, hand loop() to the clients, Start(), ... Shutdown(),
+// destroy. Unknown methods answer Unimplemented naming the method.
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "common/rpc/rpc_loop.h"
+#include "common/rpc/rpc_service.h"
+#include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/server.h"
-#include "grpcpp/impl/service_type.h"
+#include "grpcpp/server_builder.h"
 
 namespace tributary {
 
+class GrpcServer {
+ public:
+  explicit GrpcServer(int64_t max_message_bytes = -1);
+  // Shuts the server down (cancelling calls in flight) if that was not done,
+  // then drains the network thread (bounded).
+  ~GrpcServer();
+
+  GrpcServer(const GrpcServer&) = delete;
+  GrpcServer& operator=(const GrpcServer&) = delete;
+
+  // Usable by clients from now on; their calls run once Start() succeeded.
+  std::shared_ptr<RpcLoop> loop() const { return loop_; }
+
+  // Registers `services` (not owned; they must outlive the server) and
+  // listens on `listen_address` ("host:port", "[::]:port", "0.0.0.0:0";
+  // port 0 picks a free one). Unavailable naming the address and why when
+  // it cannot be bound (in use, not an address of this host, unresolvable);
+  // InvalidArgument when it has no port or there is no service. Once.
+  absl::Status Start(const std::string& listen_address,
+                     const std::vector<const RpcService*>& services);
+
+  // The port actually bound, and `listen_address` with it
+  // ("127.0.0.1:40123").
+  int port() const { return port_; }
+  const std::string& address() const { return address_; }
+
+  // Stops accepting calls and waits until the calls in flight finished or
+  // `deadline` passed, then cancels the rest and waits for their handlers to
+  // finish them. The network thread keeps running for the process's own
+  // calls until destruction.
+  void Shutdown(absl::Time deadline);
+  void Shutdown() { Shutdown(absl::Now()); }
+
+ private:
+  class Call;
+  void RequestNextCall();
+  const RpcHandler* FindHandler(absl::string_view path) const;
+
+  grpc::ServerBuilder builder_;
+  grpc::AsyncGenericService generic_;
+  std::shared_ptr<RpcLoop> loop_;
+  std::unique_ptr<grpc::Server> server_;
+  std::vector<const RpcService*> services_;
+  bool shut_down_ = false;
+  int port_ = 0;
+  std::string address_;
+};
+
 struct GrpcServerHandle {
-  std::unique_ptr<grpc::Server> server;
-  // The port actually bound (the chosen one when the address said port 0).
+  std::unique_ptr<GrpcServer> server;
   int port = 0;
-  // `listen_address` with the bound port ("127.0.0.1:40123").
   std::string address;
 };
 
-// Registers `services` (not owned; they must outlive the server) and starts
-// listening on `listen_address` ("host:port", "[::]:port", "0.0.0.0:0").
-// Unavailable naming the address and why when it cannot be bound (in use,
-// not an address of this host, unresolvable); InvalidArgument when it has
-// no port. The caller stops the server with
-// server->Shutdown(deadline) and then destroys it.
+// Constructs and starts a server in one go (for servers whose services make
+// no calls of their own through the server's loop, e.g. in tests).
 absl::StatusOr<GrpcServerHandle> StartGrpcServer(
     const std::string& listen_address,
-    const std::vector<grpc::Service*>& services,
+    const std::vector<const RpcService*>& services,
     int64_t max_message_bytes = -1);
 
 }  // namespace tributary

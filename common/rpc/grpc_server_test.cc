@@ -1,18 +1,60 @@
 #include "common/rpc/grpc_server.h"
 
 #include <chrono>
+#include <string>
+#include <thread>
 
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
 #include "common/rpc/grpc_channel.h"
+#include "common/rpc/rpc_service.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/completion_queue.h"
+#include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
-#include "protos/worker_service.grpc.pb.h"
 
 namespace tributary {
 namespace {
 
-// Any service will do; this one answers Unimplemented to everything.
-std::vector<grpc::Service*> SomeService() {
-  static auto* service = new tensorflow::WorkerService::CallbackService();
+// A service with one method, Echo, answering its request's bytes.
+std::vector<const RpcService*> SomeService() {
+  static auto* service = [] {
+    auto* s = new RpcService("test.Echo");
+    s->Add("Echo", [](RpcServerCall* call) {
+      call->Finish(grpc::Status::OK, call->request());
+    });
+    return s;
+  }();
   return {service};
+}
+
+// A unary generic call made on this thread.
+grpc::Status CallOnThisThread(const std::string& address,
+                              const std::string& method,
+                              const std::string& payload, std::string* answer,
+                              absl::Duration timeout = absl::Seconds(10)) {
+  grpc::GenericStub stub(NewGrpcChannel(address));
+  grpc::CompletionQueue cq;
+  grpc::ClientContext context;
+  context.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+  grpc::Slice slice(payload);
+  grpc::ByteBuffer request(&slice, 1), response;
+  grpc::Status status;
+  auto reader = stub.PrepareUnaryCall(&context, method, request, &cq);
+  reader->StartCall();
+  reader->Finish(&response, &status, reinterpret_cast<void*>(1));
+  void* tag;
+  bool ok;
+  cq.Next(&tag, &ok);
+  if (status.ok() && answer != nullptr) {
+    std::vector<grpc::Slice> slices;
+    (void)response.Dump(&slices);
+    answer->clear();
+    for (const auto& s : slices) {
+      answer->append(reinterpret_cast<const char*>(s.begin()), s.size());
+    }
+  }
+  return status;
 }
 
 TEST(GrpcServerTest, PortZeroPicksAPortAndChannelsConnect) {
@@ -26,6 +68,77 @@ TEST(GrpcServerTest, PortZeroPicksAPortAndChannelsConnect) {
   EXPECT_TRUE(channel->WaitForConnected(std::chrono::system_clock::now() +
                                         std::chrono::seconds(10)));
   server->server->Shutdown();
+}
+
+TEST(GrpcServerTest, ServesItsMethodsAndRefusesOthersByName) {
+  absl::StatusOr<GrpcServerHandle> server =
+      StartGrpcServer("127.0.0.1:0", SomeService());
+  ASSERT_TRUE(server.ok()) << server.status();
+  std::string answer;
+  grpc::Status s =
+      CallOnThisThread(server->address, "/test.Echo/Echo", "hello", &answer);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(answer, "hello");
+
+  s = CallOnThisThread(server->address, "/test.Echo/Nope", "x", nullptr);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_NE(s.error_message().find("/test.Echo/Nope"), std::string::npos)
+      << s.error_message();
+}
+
+// A handler that answers later from another thread, and a client that gives
+// up first: the call's CallOptions are cancelled, and the late Finish is
+// harmless.
+TEST(GrpcServerTest, CancelledCallCancelsItsOptionsAndLateFinishIsSafe) {
+  absl::Notification cancelled, finished;
+  RpcService service("test.Slow");
+  service.Add("Wait", [&](RpcServerCall* call) {
+    std::thread([&, call] {
+      // Until the client's deadline cancels the call.
+      for (int i = 0; i < 1000 && !call->opts()->IsCancelled(); ++i) {
+        absl::SleepFor(absl::Milliseconds(10));
+      }
+      if (call->opts()->IsCancelled()) cancelled.Notify();
+      call->Finish(grpc::Status::OK, grpc::ByteBuffer());
+      finished.Notify();
+    }).detach();
+  });
+  absl::StatusOr<GrpcServerHandle> server =
+      StartGrpcServer("127.0.0.1:0", {&service});
+  ASSERT_TRUE(server.ok()) << server.status();
+  grpc::Status s = CallOnThisThread(server->address, "/test.Slow/Wait", "x",
+                                    nullptr, absl::Milliseconds(200));
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_TRUE(cancelled.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  EXPECT_TRUE(finished.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  server->server->Shutdown();
+}
+
+// Shutdown waits for a call in flight to be finished by its handler.
+TEST(GrpcServerTest, ShutdownLetsARunningCallFinish) {
+  absl::Notification started;
+  RpcService service("test.Slow");
+  service.Add("Wait", [&](RpcServerCall* call) {
+    started.Notify();
+    std::thread([call] {
+      absl::SleepFor(absl::Milliseconds(300));
+      call->Finish(grpc::Status::OK, call->request());
+    }).detach();
+  });
+  absl::StatusOr<GrpcServerHandle> server =
+      StartGrpcServer("127.0.0.1:0", {&service});
+  ASSERT_TRUE(server.ok()) << server.status();
+  grpc::Status status;
+  std::string answer;
+  std::thread client([&] {
+    status = CallOnThisThread(server->address, "/test.Slow/Wait", "late",
+                              &answer);
+  });
+  ASSERT_TRUE(started.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  server->server->Shutdown(absl::Now() + absl::Seconds(10));
+  client.join();
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(answer, "late");
 }
 
 TEST(GrpcServerTest, AddressInUseIsUnavailable) {

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -18,10 +19,11 @@ namespace {
 class GrpcWorkerCache : public WorkerCacheInterface {
  public:
   GrpcWorkerCache(const ClusterSpec& cluster, int64_t max_message_bytes,
-                  Allocator* allocator)
+                  Allocator* allocator, std::shared_ptr<RpcLoop> loop)
       : cluster_(cluster),
         max_message_bytes_(max_message_bytes),
-        allocator_(allocator) {}
+        allocator_(allocator),
+        loop_(std::move(loop)) {}
 
   std::vector<std::string> ListWorkers() const override {
     return cluster_.TaskNames();
@@ -50,7 +52,7 @@ class GrpcWorkerCache : public WorkerCacheInterface {
     std::shared_ptr<grpc::Channel>& channel = channels_[*address];
     if (channel == nullptr) channel = NewGrpcChannel(*address, max_message_bytes_);
     std::shared_ptr<WorkerInterface> worker =
-        NewGrpcRemoteWorker(channel, task, *address, allocator_);
+        NewGrpcRemoteWorker(channel, task, *address, allocator_, loop_);
     workers_[task] = worker;
     return worker;
   }
@@ -59,6 +61,7 @@ class GrpcWorkerCache : public WorkerCacheInterface {
   const ClusterSpec cluster_;
   const int64_t max_message_bytes_;
   Allocator* const allocator_;
+  const std::shared_ptr<RpcLoop> loop_;
   absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<grpc::Channel>> channels_
       ABSL_GUARDED_BY(mu_);
@@ -70,9 +73,9 @@ class GrpcWorkerCache : public WorkerCacheInterface {
 
 std::unique_ptr<WorkerCacheInterface> NewGrpcWorkerCache(
     const ClusterSpec& cluster, int64_t max_message_bytes,
-    Allocator* allocator) {
+    Allocator* allocator, std::shared_ptr<RpcLoop> loop) {
   return std::make_unique<GrpcWorkerCache>(cluster, max_message_bytes,
-                                           allocator);
+                                           allocator, std::move(loop));
 }
 
 }  // namespace tributary

@@ -13,15 +13,18 @@
 #include "common/cluster/cluster_spec.h"
 #include "common/distributed/worker_cache.h"
 #include "common/framework/allocator.h"
+#include "common/rpc/rpc_loop.h"
 
 namespace tributary {
 
 // `allocator`: where received tensors (RunGraph recv, RecvTensor) are
 // allocated; a reusing allocator avoids faulting in fresh pages per
-// transfer.
+// transfer. `loop`: the network thread the calls run on (a daemon passes
+// its GrpcServer's loop; nullptr: RpcLoop::SharedClientLoop()).
 std::unique_ptr<WorkerCacheInterface> NewGrpcWorkerCache(
     const ClusterSpec& cluster, int64_t max_message_bytes = -1,
-    Allocator* allocator = cpu_allocator());
+    Allocator* allocator = cpu_allocator(),
+    std::shared_ptr<RpcLoop> loop = nullptr);
 
 }  // namespace tributary
 

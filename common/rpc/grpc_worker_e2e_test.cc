@@ -261,8 +261,7 @@ class GrpcWorkerE2ETest : public ::testing::Test {
   }
   void TearDown() override {
     if (server_ != nullptr) {
-      server_->Shutdown(std::chrono::system_clock::now() +
-                        std::chrono::seconds(5));
+      server_->Shutdown(absl::Now() + absl::Seconds(5));
     }
   }
 
@@ -273,8 +272,8 @@ class GrpcWorkerE2ETest : public ::testing::Test {
   FakeWorker fake_;
   ReusingAllocator server_allocator_;
   ReusingAllocator client_allocator_;
-  std::unique_ptr<grpc::Service> service_;
-  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<RpcService> service_;
+  std::unique_ptr<GrpcServer> server_;
   std::string address_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<WorkerInterface> worker_;

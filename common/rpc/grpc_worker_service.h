@@ -4,12 +4,12 @@
 // /tensorflow.WorkerService/* served by any WorkerInterface (the worker
 // daemon passes its Worker; tests pass fakes).
 //
-//  * gRPC callback API: no thread waits while the worker works; the
-//    response is finished from the worker's `done` callback. The worker's
-//    *Async methods are called on gRPC's callback threads, so they must
-//    not block (run steps on the worker's own threads), and `done` must
-//    run for every call, also when it is cancelled: server shutdown waits
-//    for it.
+//  * Served by GrpcServer on its network thread (common/rpc/rpc_loop.h):
+//    no thread waits while the worker works; the response is finished from
+//    the worker's `done` callback. The worker's *Async methods are called on
+//    the network thread, so they must not block (run steps on the worker's
+//    own threads), and `done` must run for every call, also when it is
+//    cancelled: server shutdown waits for it.
 //  * Per call a CallOptions carries the client's deadline, and is
 //    StartCancel()ed when the call is cancelled (client cancel, deadline,
 //    broken connection), so the worker can abort the step.
@@ -24,12 +24,12 @@
 
 #include "common/distributed/worker_interface.h"
 #include "common/framework/allocator.h"
-#include "grpcpp/impl/service_type.h"
+#include "common/rpc/rpc_service.h"
 
 namespace tributary {
 
 // `worker` is not owned and must outlive the service (and the server).
-std::unique_ptr<grpc::Service> NewGrpcWorkerService(
+std::unique_ptr<RpcService> NewGrpcWorkerService(
     WorkerInterface* worker, Allocator* allocator = cpu_allocator());
 
 }  // namespace tributary

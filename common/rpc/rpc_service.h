@@ -1,0 +1,99 @@
+#ifndef TRIBUTARY_COMMON_RPC_RPC_SERVICE_H_
+#define TRIBUTARY_COMMON_RPC_RPC_SERVICE_H_
+
+// A gRPC service as a table of unary method handlers, served by GrpcServer
+// on its network thread (common/rpc/rpc_loop.h). Requests and responses are
+// the messages' bytes (grpc::ByteBuffer): tensor-carrying methods decode and
+// encode them with tensor coding, the others through TypedHandler.
+//
+// A handler runs on the network thread. It must not block there: it starts
+// the work (or hands it to a pool) and returns; the work ends the call with
+// RpcServerCall::Finish, from any thread, exactly once, also when the call
+// was cancelled (the server's shutdown waits for it).
+
+#include <functional>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "common/distributed/call_options.h"
+#include "common/rpc/grpc_status.h"
+#include "common/rpc/tensor_coding.h"
+#include "grpcpp/support/byte_buffer.h"
+#include "grpcpp/support/status.h"
+
+namespace tributary {
+
+// One call being served.
+class RpcServerCall {
+ public:
+  virtual ~RpcServerCall() = default;
+  // The request message's bytes.
+  virtual const grpc::ByteBuffer& request() const = 0;
+  // The client's deadline; StartCancel()ed when the call is cancelled
+  // (client cancel, deadline, broken connection, server shutdown).
+  virtual CallOptions* opts() = 0;
+  // Answers `response` when `status` is OK, else only the status. The call
+  // may be freed as soon as this returns.
+  virtual void Finish(const grpc::Status& status,
+                      grpc::ByteBuffer response) = 0;
+};
+
+using RpcHandler = std::function<void(RpcServerCall* call)>;
+
+class RpcService {
+ public:
+  // `name` as in the .proto: "tensorflow.WorkerService".
+  explicit RpcService(std::string name) : name_(std::move(name)) {}
+
+  // Serves "/<name>/<method>" with `handler`.
+  void Add(absl::string_view method, RpcHandler handler);
+  // The handler of a full method path, or nullptr.
+  const RpcHandler* Find(absl::string_view path) const;
+  const std::string& name() const { return name_; }
+
+ private:
+  const std::string name_;
+  absl::flat_hash_map<std::string, RpcHandler> handlers_;
+};
+
+// A handler for a method with protobuf request and response messages: the
+// request is parsed, `method` runs, and its response is serialised when it
+// reports OK. `method` is called on the network thread (see above).
+template <typename Request, typename Response>
+RpcHandler TypedHandler(
+    std::function<void(CallOptions*, const Request*, Response*,
+                       std::function<void(const absl::Status&)>)>
+        method) {
+  return [method = std::move(method)](RpcServerCall* call) {
+    struct Messages {
+      Request request;
+      Response response;
+    };
+    auto* messages = new Messages;
+    const absl::Status parsed =
+        ParseFromByteBuffer(call->request(), &messages->request);
+    if (!parsed.ok()) {
+      delete messages;
+      call->Finish(ToGrpcStatus(parsed), grpc::ByteBuffer());
+      return;
+    }
+    method(call->opts(), &messages->request, &messages->response,
+           [call, messages](const absl::Status& status) {
+             grpc::ByteBuffer response;
+             if (status.ok()) {
+               SerializeToByteBuffer(messages->response, &response);
+             }
+             delete messages;
+             call->Finish(ToGrpcStatus(status), std::move(response));
+           });
+  };
+}
+
+// A handler that answers Unimplemented with `why`.
+RpcHandler UnimplementedHandler(std::string why);
+
+}  // namespace tributary
+
+#endif  // TRIBUTARY_COMMON_RPC_RPC_SERVICE_H_
