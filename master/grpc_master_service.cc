@@ -14,55 +14,35 @@ namespace {
 // RunStep: feeds decoded straight into tensors, fetches written from their
 // own buffers. The step itself never blocks the network thread
 // (Master::RunStepAsync); only copying big feeds out of the network buffers
-// would, so that happens on a pool thread.
-class RunStepHandler {
- public:
-  RunStepHandler(Master* master, BlockingCallPool* pool, Allocator* allocator)
-      : master_(master), pool_(pool), allocator_(allocator) {}
-
-  void operator()(RpcServerCall* call) const {
+// would, so calls with big requests are handled on a pool thread.
+RpcHandler RunStepHandler(Master* master, BlockingCallPool* pool,
+                          Allocator* allocator) {
+  struct Messages {
+    RunStepRequestMsg request;
+    RunStepResponseMsg response;
+  };
+  RpcHandler handler = MessagesHandler<Messages>(
+      [allocator](const grpc::ByteBuffer& in, Messages* m) {
+        return DecodeWithNamedTensors(in, kRunStepRequestFeedField, allocator,
+                                      &m->request.proto, &m->request.feed);
+      },
+      [master](CallOptions* opts, Messages* m,
+               std::function<void(const absl::Status&)> done) {
+        master->RunStepAsync(opts, m->request, &m->response, std::move(done));
+      },
+      [](const Messages& m, grpc::ByteBuffer* out) {
+        EncodeWithNamedTensors(m.response.proto, kRunStepResponseTensorField,
+                               m.response.tensor, out);
+      });
+  constexpr size_t kDecodeOnPoolBytes = 1 << 20;
+  return [handler, pool](RpcServerCall* call) {
     if (call->request().Length() >= kDecodeOnPoolBytes) {
-      pool_->Schedule([*this, call] { Start(call); });
+      pool->Schedule([handler, call] { handler(call); });
     } else {
-      Start(call);
+      handler(call);
     }
-  }
-
- private:
-  static constexpr size_t kDecodeOnPoolBytes = 1 << 20;
-
-  void Start(RpcServerCall* call) const {
-    struct Messages {
-      RunStepRequestMsg request;
-      RunStepResponseMsg response;
-    };
-    auto* messages = new Messages;
-    const absl::Status s = DecodeWithNamedTensors(
-        call->request(), kRunStepRequestFeedField, allocator_,
-        &messages->request.proto, &messages->request.feed);
-    if (!s.ok()) {
-      delete messages;
-      call->Finish(ToGrpcStatus(s), grpc::ByteBuffer());
-      return;
-    }
-    master_->RunStepAsync(
-        call->opts(), messages->request, &messages->response,
-        [call, messages](const absl::Status& s) {
-          grpc::ByteBuffer response;
-          if (s.ok()) {
-            EncodeWithNamedTensors(messages->response.proto,
-                                   kRunStepResponseTensorField,
-                                   messages->response.tensor, &response);
-          }
-          delete messages;
-          call->Finish(ToGrpcStatus(s), std::move(response));
-        });
-  }
-
-  Master* master_;
-  BlockingCallPool* pool_;
-  Allocator* allocator_;
-};
+  };
+}
 
 // A method whose Master call blocks (bounded) while workers work: it runs
 // on a pool thread, never on the network thread.

@@ -13,65 +13,43 @@ namespace {
 // RunGraph: the request's feeds are decoded straight into tensors, the
 // fetched tensors go out from their own buffers.
 RpcHandler RunGraphHandler(WorkerInterface* worker, Allocator* allocator) {
-  return [worker, allocator](RpcServerCall* call) {
-    struct Messages {
-      RunGraphRequestMsg request;
-      RunGraphResponseMsg response;
-    };
-    auto* messages = new Messages;
-    const absl::Status decoded = DecodeWithNamedTensors(
-        call->request(), kRunGraphRequestSendField, allocator,
-        &messages->request.proto, &messages->request.send);
-    if (!decoded.ok()) {
-      delete messages;
-      call->Finish(ToGrpcStatus(decoded), grpc::ByteBuffer());
-      return;
-    }
-    worker->RunGraphAsync(
-        call->opts(), &messages->request, &messages->response,
-        [call, messages](const absl::Status& status) {
-          grpc::ByteBuffer response;
-          if (status.ok()) {
-            EncodeWithNamedTensors(messages->response.proto,
-                                   kRunGraphResponseRecvField,
-                                   messages->response.recv, &response);
-          }
-          delete messages;
-          call->Finish(ToGrpcStatus(status), std::move(response));
-        });
+  struct Messages {
+    RunGraphRequestMsg request;
+    RunGraphResponseMsg response;
   };
+  return MessagesHandler<Messages>(
+      [allocator](const grpc::ByteBuffer& in, Messages* m) {
+        return DecodeWithNamedTensors(in, kRunGraphRequestSendField, allocator,
+                                      &m->request.proto, &m->request.send);
+      },
+      [worker](CallOptions* opts, Messages* m, StatusCallback done) {
+        worker->RunGraphAsync(opts, &m->request, &m->response, std::move(done));
+      },
+      [](const Messages& m, grpc::ByteBuffer* out) {
+        EncodeWithNamedTensors(m.response.proto, kRunGraphResponseRecvField,
+                               m.response.recv, out);
+      });
 }
 
 // RecvTensor: answered zero-copy, the response's slices reference the
 // tensor's buffer (which they keep alive).
 RpcHandler RecvTensorHandler(WorkerInterface* worker) {
-  return [worker](RpcServerCall* call) {
-    struct Messages {
-      tensorflow::RecvTensorRequest request;
-      TensorResponse response;
-    };
-    auto* messages = new Messages;
-    const absl::Status parsed =
-        ParseFromByteBuffer(call->request(), &messages->request);
-    if (!parsed.ok()) {
-      delete messages;
-      call->Finish(ToGrpcStatus(parsed), grpc::ByteBuffer());
-      return;
-    }
-    worker->RecvTensorAsync(
-        call->opts(), &messages->request, &messages->response,
-        [call, messages](const absl::Status& status) {
-          grpc::ByteBuffer response;
-          if (status.ok()) {
-            EncodeRecvTensorResponse(messages->response.tensor,
-                                     messages->response.is_dead,
-                                     messages->response.send_start_micros,
-                                     &response);
-          }
-          delete messages;
-          call->Finish(ToGrpcStatus(status), std::move(response));
-        });
+  struct Messages {
+    tensorflow::RecvTensorRequest request;
+    TensorResponse response;
   };
+  return MessagesHandler<Messages>(
+      [](const grpc::ByteBuffer& in, Messages* m) {
+        return ParseFromByteBuffer(in, &m->request);
+      },
+      [worker](CallOptions* opts, Messages* m, StatusCallback done) {
+        worker->RecvTensorAsync(opts, &m->request, &m->response,
+                                std::move(done));
+      },
+      [](const Messages& m, grpc::ByteBuffer* out) {
+        EncodeRecvTensorResponse(m.response.tensor, m.response.is_dead,
+                                 m.response.send_start_micros, out);
+      });
 }
 
 std::string NotSupported(absl::string_view method, absl::string_view feature) {

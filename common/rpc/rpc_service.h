@@ -58,37 +58,61 @@ class RpcService {
   absl::flat_hash_map<std::string, RpcHandler> handlers_;
 };
 
+// A handler in three parts, for a method whose call keeps its request and
+// response in a `Messages` struct: `decode` fills it from the request bytes
+// (an error ends the call with it), `run` starts the work and reports its
+// status, and `encode` writes the response bytes when that status is OK.
+// `run` is called on the network thread (see above).
+template <typename Messages>
+RpcHandler MessagesHandler(
+    std::function<absl::Status(const grpc::ByteBuffer&, Messages*)> decode,
+    std::function<void(CallOptions*, Messages*,
+                       std::function<void(const absl::Status&)>)>
+        run,
+    std::function<void(const Messages&, grpc::ByteBuffer*)> encode) {
+  return [decode = std::move(decode), run = std::move(run),
+          encode = std::move(encode)](RpcServerCall* call) {
+    auto* messages = new Messages;
+    const absl::Status decoded = decode(call->request(), messages);
+    if (!decoded.ok()) {
+      delete messages;
+      call->Finish(ToGrpcStatus(decoded), grpc::ByteBuffer());
+      return;
+    }
+    run(call->opts(), messages,
+        [call, messages, encode](const absl::Status& status) {
+          grpc::ByteBuffer response;
+          if (status.ok()) encode(*messages, &response);
+          delete messages;
+          call->Finish(ToGrpcStatus(status), std::move(response));
+        });
+  };
+}
+
 // A handler for a method with protobuf request and response messages: the
 // request is parsed, `method` runs, and its response is serialised when it
-// reports OK. `method` is called on the network thread (see above).
+// reports OK.
 template <typename Request, typename Response>
 RpcHandler TypedHandler(
     std::function<void(CallOptions*, const Request*, Response*,
                        std::function<void(const absl::Status&)>)>
         method) {
-  return [method = std::move(method)](RpcServerCall* call) {
-    struct Messages {
-      Request request;
-      Response response;
-    };
-    auto* messages = new Messages;
-    const absl::Status parsed =
-        ParseFromByteBuffer(call->request(), &messages->request);
-    if (!parsed.ok()) {
-      delete messages;
-      call->Finish(ToGrpcStatus(parsed), grpc::ByteBuffer());
-      return;
-    }
-    method(call->opts(), &messages->request, &messages->response,
-           [call, messages](const absl::Status& status) {
-             grpc::ByteBuffer response;
-             if (status.ok()) {
-               SerializeToByteBuffer(messages->response, &response);
-             }
-             delete messages;
-             call->Finish(ToGrpcStatus(status), std::move(response));
-           });
+  struct Messages {
+    Request request;
+    Response response;
   };
+  return MessagesHandler<Messages>(
+      [](const grpc::ByteBuffer& in, Messages* m) {
+        return ParseFromByteBuffer(in, &m->request);
+      },
+      [method = std::move(method)](
+          CallOptions* opts, Messages* m,
+          std::function<void(const absl::Status&)> done) {
+        method(opts, &m->request, &m->response, std::move(done));
+      },
+      [](const Messages& m, grpc::ByteBuffer* out) {
+        SerializeToByteBuffer(m.response, out);
+      });
 }
 
 // A handler that answers Unimplemented with `why`.
