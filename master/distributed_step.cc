@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/distributed/wait_for_callback.h"
+#include "common/framework/derived_status.h"
 #include "common/framework/logging.h"
 #include "common/framework/status.h"
 #include "master/worker_calls.h"
@@ -19,8 +20,12 @@ namespace {
 
 using RunGroup = WorkerCallGroup<RunGraphRequestMsg, RunGraphResponseMsg>;
 
+// Errors that follow from another failure: the cancellation of the step's
+// other partitions, and errors a worker passed on from a peer (a RecvTensor
+// answered with the sender's failure, errors::MarkDerived).
 bool IsCancellationFallout(const absl::Status& s) {
-  return absl::IsCancelled(s) || absl::IsAborted(s);
+  return absl::IsCancelled(s) || absl::IsAborted(s) ||
+         errors::IsMarkedDerived(s);
 }
 
 // RunGraph, with an error stored in the response body (a worker asked for

@@ -12,6 +12,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/synchronization/notification.h"
+#include "common/framework/derived_status.h"
 #include "common/framework/status.h"
 #include "common/framework/tensor_testutil.h"
 #include "common/kernel/frame_and_iter.h"
@@ -26,6 +27,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::UnorderedElementsAre;
 
 std::set<std::string> DeviceNames(const tensorflow::ListDevicesResponse& r) {
@@ -402,6 +404,44 @@ TEST_F(MasterTest, RootCauseIsReturnedAndTheStepCleanedUpEverywhere) {
     EXPECT_FALSE(ids.empty()) << w->task();
     for (int64_t id : ids) EXPECT_EQ(id, step);
   }
+}
+
+// A worker that passed on a peer's error (its RecvTensor was answered with
+// the sender's failure, marked derived) reports first; the sender's own
+// error, reported later, is the one the client gets.
+TEST_F(MasterTest, PassedOnErrorGivesWayToTheSendersOwn) {
+  absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
+  ASSERT_TRUE(h.ok());
+  ps_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
+                             RunGraphResponseMsg*, StatusCallback done) {
+    done(errors::MarkDerived(errors::InvalidArgument(
+        "Incompatible shapes: [2] vs. [3] (passed on by the ps)")));
+  });
+  w1_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
+                             RunGraphResponseMsg*, StatusCallback done) {
+    done(errors::InvalidArgument(
+        "Incompatible shapes: [2] vs. [3]\n\t [[node y (Add)]]"));
+  });
+  w0_->HangRunGraphUntilCancelled();
+  absl::Status s =
+      Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"}, {}, nullptr);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr("node y"));
+  EXPECT_THAT(std::string(s.message()), Not(HasSubstr("passed on")));
+}
+
+// With passed-on errors only, the first of them is reported.
+TEST_F(MasterTest, OnlyPassedOnErrorsGiveTheFirstOne) {
+  absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
+  ASSERT_TRUE(h.ok());
+  ps_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
+                             RunGraphResponseMsg*, StatusCallback done) {
+    done(errors::MarkDerived(errors::Unavailable("peer went away")));
+  });
+  absl::Status s =
+      Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"x:0"}, {"z"}, nullptr);
+  EXPECT_TRUE(absl::IsUnavailable(s)) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr("peer went away"));
 }
 
 TEST_F(MasterTest, OnlyFalloutErrorsGiveTheFirstOne) {

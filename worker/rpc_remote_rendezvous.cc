@@ -11,6 +11,7 @@
 #include "common/distributed/call_options.h"
 #include "common/distributed/tensor_messages.h"
 #include "common/distributed/worker_interface.h"
+#include "common/framework/derived_status.h"
 #include "common/framework/status.h"
 #include "common/kernel/cancellation.h"
 
@@ -173,8 +174,12 @@ void RpcRemoteRendezvous::RecvFromRemoteAsync(const ParsedKey& key,
           absl::MutexLock l(&state->mu);
           state->calls.erase(call.get());
           // A call cancelled by an abort reports the abort's cause, not the
-          // transport's "Cancelled".
-          if (!s.ok() && !state->status.ok()) s = state->status;
+          // transport's "Cancelled". Any other error is the sender's (its
+          // step failed, it is gone): passed on, so marked as derived and the
+          // master reports the sender's own error in its place.
+          if (!s.ok()) {
+            s = state->status.ok() ? errors::MarkDerived(s) : state->status;
+          }
           if (s.ok() && state->record_transfers) {
             tensorflow::DeviceStepStats* dev = nullptr;
             for (auto& d : *state->transfers.mutable_dev_stats()) {

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/notification.h"
+#include "common/framework/derived_status.h"
 #include "common/framework/status.h"
 #include "common/runtime/executor/step_stats_collector.h"
 #include "common/runtime/rendezvous/rendezvous_key.h"
@@ -131,7 +132,8 @@ absl::Status ReceiveOutputs(
 
 // Derived statuses: consequences of a stop, not failures of their own.
 bool IsDerived(const absl::Status& s) {
-  return absl::IsCancelled(s) || absl::IsAborted(s);
+  return absl::IsCancelled(s) || absl::IsAborted(s) ||
+         errors::IsMarkedDerived(s);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
+#include "common/framework/derived_status.h"
 #include "common/framework/status.h"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
@@ -324,9 +325,15 @@ TEST_F(WorkerClusterTest, KernelErrorFailsTheStepWithItsNodeAndReleasesPeers) {
   auto r = cluster_.RunStep(step, handles, "", next_step_id_++, {});
   EXPECT_TRUE(absl::IsInvalidArgument(r.status)) << r.status;
   EXPECT_TRUE(absl::StrContains(r.status.message(), "bad")) << r.status;
-  // Both partitions ended (no hang); the waiting worker task got the error.
+  // Both partitions ended (no hang); the waiting worker task got the error,
+  // marked as passed on, so a master reports the ps's own in its place.
   EXPECT_FALSE(r.per_task[kPs].ok());
   EXPECT_FALSE(r.per_task[kWorker].ok());
+  EXPECT_FALSE(errors::IsMarkedDerived(r.per_task[kPs])) << r.per_task[kPs];
+  EXPECT_TRUE(errors::IsMarkedDerived(r.per_task[kWorker]))
+      << r.per_task[kWorker];
+  EXPECT_TRUE(absl::StrContains(r.per_task[kWorker].message(), "bad"))
+      << r.per_task[kWorker];
   EXPECT_TRUE(cluster_.worker(kPs)->WaitUntilIdle(Soon()));
   EXPECT_TRUE(cluster_.worker(kWorker)->WaitUntilIdle(Soon()));
   EXPECT_EQ(cluster_.worker(kPs)->rendezvous_mgr()->NumSteps(), 0);

@@ -181,10 +181,15 @@ class GrpcRemoteWorker : public WorkerInterface {
   static void Finish(Call* call, absl::Status status) {
     if (call->opts != nullptr) call->opts->ClearCancelCallback();
     if (!status.ok()) {
-      status = absl::Status(
-          status.code(), absl::StrCat(status.message(), " (worker ",
+      absl::Status named(status.code(),
+                         absl::StrCat(status.message(), " (worker ",
                                       call->peer->task, " at ",
                                       call->peer->address, ")"));
+      status.ForEachPayload(
+          [&named](absl::string_view url, const absl::Cord& payload) {
+            named.SetPayload(url, payload);
+          });
+      status = std::move(named);
     }
     StatusCallback done = std::move(call->done);
     done(status);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "protos/distributed_runtime_payloads.pb.h"
 
 namespace tributary {
 namespace {
@@ -25,7 +26,16 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
   const grpc::StatusCode grpc_code =
       (code >= 1 && code <= 16) ? static_cast<grpc::StatusCode>(code)
                                 : grpc::StatusCode::UNKNOWN;
-  return grpc::Status(grpc_code, TruncatedMessage(status.message()));
+  tensorflow::distributed_runtime::GrpcPayloadContainer payloads;
+  status.ForEachPayload([&payloads](absl::string_view url,
+                                    const absl::Cord& payload) {
+    (*payloads.mutable_payloads())[std::string(url)] = std::string(payload);
+  });
+  if (payloads.payloads().empty()) {
+    return grpc::Status(grpc_code, TruncatedMessage(status.message()));
+  }
+  return grpc::Status(grpc_code, TruncatedMessage(status.message()),
+                      payloads.SerializeAsString());
 }
 
 absl::Status FromGrpcStatus(const grpc::Status& status) {
@@ -36,7 +46,15 @@ absl::Status FromGrpcStatus(const grpc::Status& status) {
                                          : absl::StatusCode::kUnknown;
   // absl::Status(code, "") with a non-OK code stays an error; keep it that way
   // even when the peer sent no message.
-  return absl::Status(absl_code, status.error_message());
+  absl::Status out(absl_code, status.error_message());
+  tensorflow::distributed_runtime::GrpcPayloadContainer payloads;
+  if (!status.error_details().empty() &&
+      payloads.ParseFromString(status.error_details())) {
+    for (const auto& [url, payload] : payloads.payloads()) {
+      out.SetPayload(url, absl::Cord(payload));
+    }
+  }
+  return out;
 }
 
 }  // namespace tributary

@@ -1,6 +1,9 @@
 // Conversion between absl::Status and grpc::Status at the RPC boundary.
 // Both use gRPC's canonical code numbers; the mapping is still explicit so a
 // code outside the canonical range becomes UNKNOWN rather than a bad enum.
+// An error's payloads (e.g. errors::MarkDerived's) travel in the gRPC
+// status's error_details as TensorFlow's GrpcPayloadContainer; details that
+// are not such a container are ignored.
 #ifndef TRIBUTARY_COMMON_RPC_GRPC_STATUS_H_
 #define TRIBUTARY_COMMON_RPC_GRPC_STATUS_H_
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "common/framework/derived_status.h"
 #include "gtest/gtest.h"
 
 namespace tributary {
@@ -60,6 +61,25 @@ TEST(GrpcStatusTest, LongMessagesAreTruncated) {
   EXPECT_NE(g.error_message().find("[truncated]"), std::string::npos);
   const std::string exact(kMaxGrpcStatusMessageBytes, 'y');
   EXPECT_EQ(ToGrpcStatus(absl::InternalError(exact)).error_message(), exact);
+}
+
+TEST(GrpcStatusTest, PayloadsTravelInErrorDetails) {
+  absl::Status s = errors::MarkDerived(absl::InvalidArgumentError("bad"));
+  s.SetPayload("type.example/other", absl::Cord("bytes\0here"));
+  const grpc::Status g = ToGrpcStatus(s);
+  EXPECT_FALSE(g.error_details().empty());
+  const absl::Status back = FromGrpcStatus(g);
+  EXPECT_EQ(back.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(back.message(), "bad");
+  EXPECT_TRUE(errors::IsMarkedDerived(back));
+  EXPECT_EQ(back.GetPayload("type.example/other"),
+            absl::Cord("bytes\0here"));
+  // Without payloads there are no details, and foreign details are ignored.
+  EXPECT_TRUE(ToGrpcStatus(absl::InternalError("x")).error_details().empty());
+  const absl::Status foreign = FromGrpcStatus(
+      grpc::Status(grpc::StatusCode::INTERNAL, "x", "\xff\xff not a container"));
+  EXPECT_EQ(foreign.code(), absl::StatusCode::kInternal);
+  EXPECT_FALSE(errors::IsMarkedDerived(foreign));
 }
 
 }  // namespace

@@ -155,11 +155,13 @@ Json Measure(const std::function<void()>& step, const Pids& pids, int warmup,
 // timed it (FULL_TRACE steps: from sending the request to holding the
 // decoded tensor), i.e. the transfer without the step's fixed cost. The
 // traced steps are extra; the timed steps above run untraced.
+constexpr int kTracedSteps = 21;
+
 double RecvTensorCallSeconds(Session* session, const std::string& fetch) {
   tensorflow::RunOptions options;
   options.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
   std::vector<double> calls;
-  for (int i = 0; i < 7; ++i) {
+  for (int i = 0; i < kTracedSteps; ++i) {
     std::vector<Tensor> out;
     tensorflow::RunMetadata metadata;
     Check(session->Run(options, {}, {fetch}, {}, &out, &metadata),

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "common/framework/logging.h"
+#include "common/framework/derived_status.h"
 #include "common/runtime/rendezvous/rendezvous.h"
 
 namespace tributary {
@@ -12,7 +13,8 @@ namespace {
 // failure aborted the step; they are never the root cause when a real
 // error exists.
 bool IsDerived(const absl::Status& s) {
-  return absl::IsCancelled(s) || absl::IsAborted(s);
+  return absl::IsCancelled(s) || absl::IsAborted(s) ||
+         errors::IsMarkedDerived(s);
 }
 
 }  // namespace
