@@ -215,7 +215,11 @@ int Run(int argc, char** argv) {
   env.worker_cache = peers.get();
   env.compute_pool = pool.get();
   auto worker = std::make_unique<Worker>(&env);
-  std::unique_ptr<RpcService> service = NewGrpcWorkerService(worker.get());
+  InterOpThreadPool* compute_pool = pool.get();
+  std::unique_ptr<RpcService> service = NewGrpcWorkerService(
+      worker.get(), cpu_allocator(), [compute_pool](std::function<void()> fn) {
+        compute_pool->Schedule(std::move(fn));
+      });
   const absl::Status started = server->Start(listen, {service.get()});
   if (!started.ok()) {
     spdlog::critical("cannot serve {} on {}: {}", task_name, listen,

@@ -2,6 +2,7 @@
 // 127.0.0.1, serving a fake WorkerInterface: every method round-trips,
 // tensors travel both ways, and deadlines, cancellation and errors behave as
 // WorkerInterface promises.
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -21,6 +22,7 @@
 #include "common/rpc/grpc_remote_worker.h"
 #include "common/rpc/grpc_server.h"
 #include "common/rpc/grpc_worker_service.h"
+#include "common/rpc/rpc_loop.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
@@ -66,6 +68,7 @@ class Done {
 class FakeWorker : public WorkerInterface {
  public:
   absl::Notification blocked;    // a "block" call arrived
+  std::atomic<bool> register_graph_on_loop_thread{false};
   absl::Notification cancelled;  // ...and its CallOptions were cancelled
 
   absl::Time last_deadline() {
@@ -111,6 +114,7 @@ class FakeWorker : public WorkerInterface {
                           tensorflow::RegisterGraphResponse* response,
                           StatusCallback done) override {
     Record(opts);
+    register_graph_on_loop_thread = RpcLoop::OnLoopThread();
     response->set_graph_handle(absl::StrCat(
         "graph:", request->session_handle(), ":",
         request->graph_def().node_size()));
@@ -541,6 +545,37 @@ TEST_F(GrpcWorkerE2ETest, MalformedRequestIsInvalidArgument) {
   ASSERT_TRUE(finished.WaitForNotificationWithTimeout(kTimeout));
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
       << status.error_message();
+}
+
+// With a control runner, RegisterGraph runs there, and the step's methods
+// stay on the network thread.
+TEST_F(GrpcWorkerE2ETest, ControlPlaneRunsOnTheGivenRunner) {
+  std::atomic<int> ran_on_runner{0};
+  auto service = NewGrpcWorkerService(
+      &fake_, cpu_allocator(), [&ran_on_runner](std::function<void()> fn) {
+        ++ran_on_runner;
+        std::thread(std::move(fn)).detach();
+      });
+  absl::StatusOr<GrpcServerHandle> server =
+      StartGrpcServer("127.0.0.1:0", {service.get()});
+  ASSERT_TRUE(server.ok()) << server.status();
+  auto worker = NewGrpcRemoteWorker(NewGrpcChannel(server->address), kTask,
+                                    server->address);
+  tensorflow::RegisterGraphRequest request;
+  request.set_session_handle("s");
+  tensorflow::RegisterGraphResponse response;
+  ASSERT_TRUE(worker->RegisterGraph(request, &response, kTimeout).ok());
+  EXPECT_EQ(ran_on_runner.load(), 1);
+  EXPECT_FALSE(fake_.register_graph_on_loop_thread);
+  tensorflow::GetStatusResponse status;
+  ASSERT_TRUE(
+      worker->GetStatus(tensorflow::GetStatusRequest(), &status, kTimeout).ok());
+  EXPECT_EQ(ran_on_runner.load(), 1);
+
+  // Without one, everything is handled on the network thread.
+  ASSERT_TRUE(worker_->RegisterGraph(request, &response, kTimeout).ok());
+  EXPECT_TRUE(fake_.register_graph_on_loop_thread);
+  server->server->Shutdown();
 }
 
 TEST_F(GrpcWorkerE2ETest, DeadAddressIsUnavailableNamingTheTask) {

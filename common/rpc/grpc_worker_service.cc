@@ -60,30 +60,36 @@ std::string NotSupported(absl::string_view method, absl::string_view feature) {
 }  // namespace
 
 std::unique_ptr<RpcService> NewGrpcWorkerService(WorkerInterface* worker,
-                                                 Allocator* allocator) {
+                                                 Allocator* allocator,
+                                                 RpcRunner control_runner) {
   if (allocator == nullptr) allocator = cpu_allocator();
   auto service = std::make_unique<RpcService>("tensorflow.WorkerService");
   // Each typed method hands its request to the WorkerInterface method of
-  // the same name.
-#define TRIB_SERVE_TYPED(Method)                                             \
+  // the same name, on the network thread or on `runner`.
+#define TRIB_SERVE_TYPED(Method, runner)                                     \
   service->Add(                                                              \
       #Method,                                                               \
-      TypedHandler<tensorflow::Method##Request, tensorflow::Method##Response>( \
-          [worker](CallOptions* opts,                                        \
-                   const tensorflow::Method##Request* request,               \
-                   tensorflow::Method##Response* response,                   \
-                   StatusCallback done) {                                    \
-            worker->Method##Async(opts, request, response, std::move(done)); \
-          }));
-  TRIB_SERVE_TYPED(GetStatus)
-  TRIB_SERVE_TYPED(CreateWorkerSession)
-  TRIB_SERVE_TYPED(DeleteWorkerSession)
-  TRIB_SERVE_TYPED(RegisterGraph)
-  TRIB_SERVE_TYPED(DeregisterGraph)
-  TRIB_SERVE_TYPED(CleanupGraph)
-  TRIB_SERVE_TYPED(CleanupAll)
-  TRIB_SERVE_TYPED(Logging)
-  TRIB_SERVE_TYPED(Tracing)
+      RunOn(runner, TypedHandler<tensorflow::Method##Request,                \
+                                 tensorflow::Method##Response>(              \
+                        [worker](CallOptions* opts,                          \
+                                 const tensorflow::Method##Request* request, \
+                                 tensorflow::Method##Response* response,     \
+                                 StatusCallback done) {                      \
+                          worker->Method##Async(opts, request, response,     \
+                                                std::move(done));            \
+                        })));
+  // The step's path stays on the network thread: these are short.
+  TRIB_SERVE_TYPED(GetStatus, nullptr)
+  TRIB_SERVE_TYPED(CleanupGraph, nullptr)
+  TRIB_SERVE_TYPED(Logging, nullptr)
+  TRIB_SERVE_TYPED(Tracing, nullptr)
+  // The control plane may parse and build graphs of any size, or drop a
+  // session's resources: off the network thread when a runner is given.
+  TRIB_SERVE_TYPED(CreateWorkerSession, control_runner)
+  TRIB_SERVE_TYPED(DeleteWorkerSession, control_runner)
+  TRIB_SERVE_TYPED(RegisterGraph, control_runner)
+  TRIB_SERVE_TYPED(DeregisterGraph, control_runner)
+  TRIB_SERVE_TYPED(CleanupAll, control_runner)
 #undef TRIB_SERVE_TYPED
   service->Add("RunGraph", RunGraphHandler(worker, allocator));
   service->Add("RecvTensor", RecvTensorHandler(worker));

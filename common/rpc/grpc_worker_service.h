@@ -29,8 +29,14 @@
 namespace tributary {
 
 // `worker` is not owned and must outlive the service (and the server).
+// `control_runner`: where CreateWorkerSession, DeleteWorkerSession,
+// RegisterGraph, DeregisterGraph and CleanupAll run, request parsing
+// included (the worker daemon passes its compute pool, so registering a
+// big graph never holds up the RecvTensor and RunGraph calls of running
+// steps); null: on the network thread.
 std::unique_ptr<RpcService> NewGrpcWorkerService(
-    WorkerInterface* worker, Allocator* allocator = cpu_allocator());
+    WorkerInterface* worker, Allocator* allocator = cpu_allocator(),
+    RpcRunner control_runner = nullptr);
 
 }  // namespace tributary
 

@@ -15,6 +15,14 @@ const RpcHandler* RpcService::Find(absl::string_view path) const {
   return it == handlers_.end() ? nullptr : &it->second;
 }
 
+RpcHandler RunOn(RpcRunner runner, RpcHandler handler) {
+  if (runner == nullptr) return handler;
+  return [runner = std::move(runner),
+          handler = std::move(handler)](RpcServerCall* call) {
+    runner([handler, call] { handler(call); });
+  };
+}
+
 RpcHandler UnimplementedHandler(std::string why) {
   return [why = std::move(why)](RpcServerCall* call) {
     call->Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, why),

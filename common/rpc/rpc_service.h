@@ -115,6 +115,14 @@ RpcHandler TypedHandler(
       });
 }
 
+// Runs a closure on some thread other than the network thread (a pool).
+using RpcRunner = std::function<void(std::function<void()>)>;
+
+// `handler`, started on `runner` instead of the network thread: for methods
+// whose work (parsing a big request included) would hold the network thread
+// up. A null runner leaves the handler as it is.
+RpcHandler RunOn(RpcRunner runner, RpcHandler handler);
+
 // A handler that answers Unimplemented with `why`.
 RpcHandler UnimplementedHandler(std::string why);
 
