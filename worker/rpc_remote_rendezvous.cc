@@ -37,6 +37,7 @@ struct RpcRemoteRendezvous::RemoteState {
   mutable absl::Mutex mu;
   absl::Status status ABSL_GUARDED_BY(mu);
   absl::Time deadline ABSL_GUARDED_BY(mu) = absl::InfiniteFuture();
+  std::shared_ptr<WorkerCacheInterface> worker_cache ABSL_GUARDED_BY(mu);
   bool record_transfers ABSL_GUARDED_BY(mu) = false;
   tensorflow::StepStats transfers ABSL_GUARDED_BY(mu);
   absl::flat_hash_map<RemoteCall*, std::shared_ptr<RemoteCall>> calls
@@ -59,6 +60,12 @@ RpcRemoteRendezvous::~RpcRemoteRendezvous() {
 void RpcRemoteRendezvous::SetDeadline(absl::Time deadline) {
   absl::MutexLock l(&remote_->mu);
   remote_->deadline = deadline;
+}
+
+void RpcRemoteRendezvous::SetWorkerCache(
+    std::shared_ptr<WorkerCacheInterface> cache) {
+  absl::MutexLock l(&remote_->mu);
+  remote_->worker_cache = std::move(cache);
 }
 
 void RpcRemoteRendezvous::set_record_transfers(bool on) {
@@ -111,14 +118,21 @@ void RpcRemoteRendezvous::RecvFromRemoteAsync(const ParsedKey& key,
   auto fail = [&](const absl::Status& s) {
     done(s, Args(), recv_args, Tensor(), false);
   };
-  if (env_->worker_cache == nullptr) {
+  std::shared_ptr<WorkerCacheInterface> session_cache;
+  {
+    absl::MutexLock l(&remote_->mu);
+    session_cache = remote_->worker_cache;
+  }
+  WorkerCacheInterface* const cache =
+      session_cache != nullptr ? session_cache.get() : env_->worker_cache;
+  if (cache == nullptr) {
     fail(errors::Internal("Worker ", env_->task_name,
                           " has no worker cache to receive ", key.FullKey(),
                           " from ", key.src_device));
     return;
   }
   absl::StatusOr<std::shared_ptr<WorkerInterface>> peer =
-      env_->worker_cache->GetWorker(key.src_device);
+      cache->GetWorker(key.src_device);
   if (!peer.ok()) {
     fail(errors::Create(peer.status().code(), "Cannot receive ", key.FullKey(),
                         " from its sender: ", peer.status().message()));

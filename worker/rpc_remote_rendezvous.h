@@ -44,6 +44,10 @@ class RpcRemoteRendezvous : public RendezvousInterface {
   // Deadline of the RecvTensor calls started from now on
   // (absl::InfiniteFuture(): none; abort still cancels them).
   void SetDeadline(absl::Time deadline);
+  // Where this step's receives find their senders: the step's session's own
+  // view of the cluster (WorkerSession::worker_cache) instead of the
+  // worker's env->worker_cache. Set before the step's executors start.
+  void SetWorkerCache(std::shared_ptr<WorkerCacheInterface> cache);
 
   // When on, every remote receive adds a NodeExecStats record ("RecvTensor":
   // the key, bytes, start and duration) under its receiving device, which

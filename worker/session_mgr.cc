@@ -25,10 +25,23 @@ absl::Status SessionMgr::CreateSession(
     return errors::InvalidArgument(
         "CreateWorkerSession needs a non-empty session_handle");
   }
+  std::shared_ptr<WorkerCacheInterface> peers;
+  const tensorflow::ClusterDef& cluster = request.server_def().cluster();
+  if (cluster.job_size() > 0 && env_->session_worker_cache_factory) {
+    absl::StatusOr<std::shared_ptr<WorkerCacheInterface>> made =
+        env_->session_worker_cache_factory(cluster);
+    if (!made.ok()) {
+      return errors::InvalidArgument(
+          "CreateWorkerSession ", handle, " on ", env_->task_name,
+          ": the master's cluster (server_def.cluster) is not usable: ",
+          made.status().message());
+    }
+    peers = *std::move(made);
+  }
   auto session = std::make_shared<WorkerSession>(
       handle, env_,
       request.isolate_session_state() ? nullptr : &shared_resource_mgr_,
-      parent_);
+      parent_, std::move(peers));
   // Sessions of a master's earlier incarnation, deleted outside the lock.
   std::vector<std::shared_ptr<WorkerSession>> stale;
   {

@@ -363,6 +363,9 @@ absl::StatusOr<std::shared_ptr<Worker::StepState>> Worker::NewStep(
   }
   auto rendezvous = std::static_pointer_cast<RpcRemoteRendezvous>(
       rendezvous_mgr_.Find(step_id));
+  if (session->worker_cache() != nullptr) {
+    rendezvous->SetWorkerCache(session->worker_cache());
+  }
   auto step = std::make_shared<StepState>(
       this, step_id, std::move(session), std::move(item), std::move(rendezvous),
       request.is_partial());

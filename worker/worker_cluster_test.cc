@@ -10,11 +10,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
+#include "common/cluster/cluster_spec.h"
 #include "common/framework/derived_status.h"
 #include "common/framework/status.h"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
 #include "common/runtime/rendezvous/rendezvous_key.h"
+#include "common/rpc/grpc_worker_cache.h"
 #include "common/runtime/session/local_session.h"
 #include "gtest/gtest.h"
 #include "worker/worker_test_util.h"
@@ -814,6 +816,81 @@ TEST_F(WorkerClusterTest, MasterRestartDropsItsOldSessions) {
   ASSERT_TRUE(w->CreateWorkerSession(req, &resp, absl::Seconds(5)).ok());
   EXPECT_FALSE(w->session_mgr()->Find("old").ok());
   EXPECT_TRUE(w->session_mgr()->Find("new").ok());
+}
+
+// A master's own view of the cluster (CreateWorkerSession's
+// server_def.cluster) is what its session's RecvTensor calls use: here the
+// worker's own view sends them to a dead address, the master's to the ps.
+TEST(WorkerSessionClusterTest, TheMastersClusterViewReachesThePeers) {
+  TestCluster cluster({kPs, kWorker}, /*num_cpus=*/2, /*threads=*/2,
+                      /*grpc=*/true);
+  const std::string ps_address = cluster.task(kPs).address;
+  const std::string worker_address = cluster.task(kWorker).address;
+  auto own_view = ClusterSpec::FromJson(absl::StrCat(
+      "{\"ps\": [\"127.0.0.1:1\"], \"worker\": [\"", worker_address, "\"]}"));
+  ASSERT_TRUE(own_view.ok()) << own_view.status();
+  std::unique_ptr<WorkerCacheInterface> stale = NewGrpcWorkerCache(*own_view);
+  TestTask& worker = cluster.task(kWorker);
+  worker.env.worker_cache = stale.get();
+  worker.env.session_worker_cache_factory =
+      [](const tensorflow::ClusterDef& def)
+      -> absl::StatusOr<std::shared_ptr<WorkerCacheInterface>> {
+    TRIB_ASSIGN_OR_RETURN(ClusterSpec spec, ClusterSpec::FromClusterDef(def));
+    return std::shared_ptr<WorkerCacheInterface>(NewGrpcWorkerCache(spec));
+  };
+  auto masters_view = ClusterSpec::FromJson(absl::StrCat(
+      "{\"ps\": [\"", ps_address, "\"], \"worker\": [\"", worker_address,
+      "\"]}"));
+  ASSERT_TRUE(masters_view.ok()) << masters_view.status();
+
+  auto create = [&](const std::string& handle,
+                    const tensorflow::ClusterDef* view) {
+    for (const char* task : {kPs, kWorker}) {
+      tensorflow::CreateWorkerSessionRequest req;
+      req.set_session_handle(handle);
+      if (view != nullptr) *req.mutable_server_def()->mutable_cluster() = *view;
+      tensorflow::CreateWorkerSessionResponse resp;
+      absl::Status s =
+          cluster.client(task)->CreateWorkerSession(req, &resp, Soon() - absl::Now());
+      if (!s.ok()) return s;
+    }
+    return absl::OkStatus();
+  };
+  const tensorflow::ClusterDef def = masters_view->AsClusterDef();
+  ASSERT_TRUE(create("with-view", &def).ok());
+  ASSERT_TRUE(create("without-view", nullptr).ok());
+
+  const Tensor x = test::AsTensor<float>({1, 2, 3, 4, 5, 6}, {3, 2});
+  auto run = [&](const std::string& session, int64_t step_id) {
+    auto step = cluster.Partition(Model(kPs, kWorker), Sig({"x"}, {"y"}), kWorker);
+    EXPECT_TRUE(step.ok()) << step.status();
+    auto handles = cluster.Register(*step, session);
+    EXPECT_TRUE(handles.ok()) << handles.status();
+    return cluster.RunStep(*step, *handles, session, step_id, {x},
+                           absl::Seconds(20));
+  };
+  auto with_view = run("with-view", 1);
+  ASSERT_TRUE(with_view.status.ok()) << with_view.status;
+  test::ExpectTensorEqual<float>(
+      with_view.fetches[0],
+      test::AsTensor<float>({1, 13.5, 4, 29.5, 12, 45.5}, {3, 2}));
+  auto without_view = run("without-view", 2);
+  EXPECT_FALSE(without_view.status.ok());
+  EXPECT_TRUE(absl::StrContains(without_view.per_task[kWorker].message(),
+                                "127.0.0.1:1"))
+      << without_view.per_task[kWorker];
+
+  // A cluster the worker cannot use is refused with the reason.
+  tensorflow::ClusterDef bad;
+  bad.add_job()->set_name("");
+  tensorflow::CreateWorkerSessionRequest req;
+  req.set_session_handle("bad-view");
+  *req.mutable_server_def()->mutable_cluster() = bad;
+  tensorflow::CreateWorkerSessionResponse resp;
+  absl::Status s = cluster.client(kWorker)->CreateWorkerSession(
+      req, &resp, absl::Seconds(10));
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "server_def.cluster")) << s;
 }
 
 }  // namespace

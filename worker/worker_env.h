@@ -6,13 +6,17 @@
 // pointers, owned by whoever builds the worker (worker_main.cc, a test),
 // which keeps them alive for the worker's lifetime.
 
+#include <functional>
+#include <memory>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "common/device/device_mgr.h"
 #include "common/device/device_name_utils.h"
 #include "common/distributed/worker_cache.h"
 #include "common/runtime/session/inter_op_thread_pool.h"
+#include "protos/cluster.pb.h"
 
 namespace tributary {
 
@@ -25,6 +29,14 @@ struct WorkerEnv {
   // The cluster's workers, for RecvTensor to peers. Required when graphs
   // receive from other tasks.
   WorkerCacheInterface* worker_cache = nullptr;
+  // The peers of a session whose master sent its view of the cluster
+  // (CreateWorkerSession's server_def.cluster): as in TensorFlow, that view
+  // is the one the session's RecvTensor calls use. The factory may answer
+  // null when that view is the worker's own (worker_cache is used then).
+  // Null factory: every session uses worker_cache.
+  std::function<absl::StatusOr<std::shared_ptr<WorkerCacheInterface>>(
+      const tensorflow::ClusterDef& cluster)>
+      session_worker_cache_factory;
   // The inter-op pool executors hand expensive kernels to and on which the
   // partitions of a step run side by side. Null: every kernel runs inline
   // on the thread that made it ready (deterministic, for tests).

@@ -213,6 +213,17 @@ int Run(int argc, char** argv) {
   env.task_name = task_name;
   env.device_mgr = device_mgr->get();
   env.worker_cache = peers.get();
+  // A master's own view of the cluster, for its sessions' RecvTensor calls.
+  // The same view as ours (the usual case) shares our cache.
+  env.session_worker_cache_factory =
+      [loop = server->loop(), max = flags.max_message_size,
+       ours = id->cluster.ToJson()](const tensorflow::ClusterDef& cluster)
+      -> absl::StatusOr<std::shared_ptr<WorkerCacheInterface>> {
+    TRIB_ASSIGN_OR_RETURN(ClusterSpec spec, ClusterSpec::FromClusterDef(cluster));
+    if (spec.ToJson() == ours) return std::shared_ptr<WorkerCacheInterface>();
+    return std::shared_ptr<WorkerCacheInterface>(
+        NewGrpcWorkerCache(spec, max, cpu_allocator(), loop));
+  };
   env.compute_pool = pool.get();
   auto worker = std::make_unique<Worker>(&env);
   InterOpThreadPool* compute_pool = pool.get();

@@ -13,8 +13,10 @@ std::unique_ptr<ResourceMgr> OwnIfIsolated(ResourceMgr* shared) {
 
 WorkerSession::WorkerSession(std::string handle, const WorkerEnv* env,
                              ResourceMgr* shared_resource_mgr,
-                             CancellationManager* parent)
+                             CancellationManager* parent,
+                             std::shared_ptr<WorkerCacheInterface> worker_cache)
     : handle_(std::move(handle)),
+      worker_cache_(std::move(worker_cache)),
       own_resource_mgr_(OwnIfIsolated(shared_resource_mgr)),
       resource_mgr_(shared_resource_mgr != nullptr ? shared_resource_mgr
                                                    : own_resource_mgr_.get()),

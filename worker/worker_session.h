@@ -27,8 +27,11 @@ class WorkerSession {
  public:
   // `shared_resource_mgr` null: an isolated session with its own.
   // `parent` (the worker's) and `env` must outlive the session.
+  // `worker_cache`: the session's own view of its peers (null: the
+  // worker's, env->worker_cache).
   WorkerSession(std::string handle, const WorkerEnv* env,
-                ResourceMgr* shared_resource_mgr, CancellationManager* parent);
+                ResourceMgr* shared_resource_mgr, CancellationManager* parent,
+                std::shared_ptr<WorkerCacheInterface> worker_cache = nullptr);
   ~WorkerSession();
 
   WorkerSession(const WorkerSession&) = delete;
@@ -40,9 +43,14 @@ class WorkerSession {
   ResourceMgr* resource_mgr() const { return resource_mgr_; }
   GraphMgr* graph_mgr() const { return graph_mgr_.get(); }
   CancellationManager* cancellation_manager() { return &cancellation_manager_; }
+  // The session's own peers, or null when it uses the worker's.
+  const std::shared_ptr<WorkerCacheInterface>& worker_cache() const {
+    return worker_cache_;
+  }
 
  private:
   const std::string handle_;
+  const std::shared_ptr<WorkerCacheInterface> worker_cache_;
   // Declared before graph_mgr_: kernels go before the resources they use.
   std::unique_ptr<ResourceMgr> own_resource_mgr_;
   ResourceMgr* const resource_mgr_;
