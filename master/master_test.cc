@@ -5,6 +5,7 @@
 #include "master/master.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -264,10 +265,7 @@ TEST_F(MasterTest, StepWithoutRemoteSendsIsNotCleanedUpAfterSuccess) {
   EXPECT_TRUE(w0_->cleanup_step_ids().empty());
 
   // A failed step is still cleaned up: its state may be anywhere.
-  w0_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
-                             RunGraphResponseMsg*, StatusCallback done) {
-    done(errors::InvalidArgument("bad input"));
-  });
+  w0_->FailRunGraphWith(errors::InvalidArgument("bad input"));
   EXPECT_TRUE(
       absl::IsInvalidArgument(master_->RunStep(nullptr, req, &resp)));
   WaitForBackgroundCalls();
@@ -376,68 +374,56 @@ TEST_F(MasterTest, StepStatsAndPartitionGraphsAreMerged) {
   EXPECT_EQ(md.partition_graphs_size(), 3);
 }
 
+// The ps partition reports first, with a consequence of the real failure:
+// the fallout of the step's abort, or worker 1's own error passed on to it
+// (its RecvTensor answered with the sender's failure, marked derived).
+// Worker 1's kernel error arrives later, worker 0 waits until cancelled: the
+// client gets worker 1's error, and the step is cleaned up everywhere.
 TEST_F(MasterTest, RootCauseIsReturnedAndTheStepCleanedUpEverywhere) {
-  absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
-  ASSERT_TRUE(h.ok());
-  // The ps partition reports first, with the fallout of the real failure
-  // (its _Recv was aborted); worker 1's kernel error arrives later; worker 0
-  // waits until cancelled.
-  ps_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
-                             RunGraphResponseMsg*, StatusCallback done) {
-    done(errors::Aborted("RecvTensor for step aborted"));
-  });
-  w1_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
-                             RunGraphResponseMsg*, StatusCallback done) {
-    done(errors::InvalidArgument(
+  const absl::Status consequences[] = {
+      errors::Aborted("RecvTensor for step aborted"),
+      errors::MarkDerived(errors::InvalidArgument(
+          "Incompatible shapes: [2] vs. [3] (passed on by the ps)")),
+  };
+  for (const absl::Status& consequence : consequences) {
+    SCOPED_TRACE(consequence.ToString());
+    absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
+    ASSERT_TRUE(h.ok());
+    // What earlier iterations recorded.
+    const size_t runs_before = w0_->run_graph_requests().size();
+    std::map<std::string, size_t> cleanups_before;
+    for (const auto& w : all_workers()) {
+      cleanups_before[w->task()] = w->cleanup_step_ids().size();
+    }
+    ps_->FailRunGraphWith(consequence);
+    w1_->FailRunGraphWith(errors::InvalidArgument(
         "Incompatible shapes: [2] vs. [3]\n\t [[node y (Add)]]"));
-  });
-  w0_->HangRunGraphUntilCancelled();
-  absl::Status s =
-      Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"}, {}, nullptr);
-  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
-  EXPECT_THAT(std::string(s.message()), HasSubstr("node y"));
+    w0_->HangRunGraphUntilCancelled();
+    absl::Status s = Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}},
+                         {"z:0"}, {}, nullptr);
+    EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+    EXPECT_THAT(std::string(s.message()), HasSubstr("node y"));
+    EXPECT_THAT(std::string(s.message()), Not(HasSubstr("passed on")));
 
-  WaitForBackgroundCalls();
-  const int64_t step = w0_->run_graph_requests()[0].proto.step_id();
-  for (const auto& w : all_workers()) {
-    const auto ids = w->cleanup_step_ids();
-    EXPECT_FALSE(ids.empty()) << w->task();
-    for (int64_t id : ids) EXPECT_EQ(id, step);
+    WaitForBackgroundCalls();
+    const int64_t step =
+        w0_->run_graph_requests()[runs_before].proto.step_id();
+    for (const auto& w : all_workers()) {
+      const auto ids = w->cleanup_step_ids();
+      EXPECT_GT(ids.size(), cleanups_before[w->task()]) << w->task();
+      for (size_t i = cleanups_before[w->task()]; i < ids.size(); ++i) {
+        EXPECT_EQ(ids[i], step) << w->task();
+      }
+    }
   }
-}
-
-// A worker that passed on a peer's error (its RecvTensor was answered with
-// the sender's failure, marked derived) reports first; the sender's own
-// error, reported later, is the one the client gets.
-TEST_F(MasterTest, PassedOnErrorGivesWayToTheSendersOwn) {
-  absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
-  ASSERT_TRUE(h.ok());
-  ps_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
-                             RunGraphResponseMsg*, StatusCallback done) {
-    done(errors::MarkDerived(errors::InvalidArgument(
-        "Incompatible shapes: [2] vs. [3] (passed on by the ps)")));
-  });
-  w1_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
-                             RunGraphResponseMsg*, StatusCallback done) {
-    done(errors::InvalidArgument(
-        "Incompatible shapes: [2] vs. [3]\n\t [[node y (Add)]]"));
-  });
-  w0_->HangRunGraphUntilCancelled();
-  absl::Status s =
-      Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"}, {}, nullptr);
-  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
-  EXPECT_THAT(std::string(s.message()), HasSubstr("node y"));
-  EXPECT_THAT(std::string(s.message()), Not(HasSubstr("passed on")));
 }
 
 // With passed-on errors only, the first of them is reported.
 TEST_F(MasterTest, OnlyPassedOnErrorsGiveTheFirstOne) {
   absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
   ASSERT_TRUE(h.ok());
-  ps_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
-                             RunGraphResponseMsg*, StatusCallback done) {
-    done(errors::MarkDerived(errors::Unavailable("peer went away")));
-  });
+  ps_->FailRunGraphWith(
+      errors::MarkDerived(errors::Unavailable("peer went away")));
   absl::Status s =
       Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"x:0"}, {"z"}, nullptr);
   EXPECT_TRUE(absl::IsUnavailable(s)) << s;
@@ -447,10 +433,8 @@ TEST_F(MasterTest, OnlyPassedOnErrorsGiveTheFirstOne) {
 TEST_F(MasterTest, OnlyFalloutErrorsGiveTheFirstOne) {
   absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
   ASSERT_TRUE(h.ok());
-  ps_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
-                             RunGraphResponseMsg*, StatusCallback done) {
-    done(errors::Aborted("incarnation 1234 of /job:ps is stale"));
-  });
+  ps_->FailRunGraphWith(
+      errors::Aborted("incarnation 1234 of /job:ps is stale"));
   absl::Status s =
       Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"x:0"}, {"z"}, nullptr);
   EXPECT_TRUE(absl::IsAborted(s)) << s;
@@ -461,10 +445,8 @@ TEST_F(MasterTest, FalloutErrorThenDeadlineGivesTheError) {
   absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
   ASSERT_TRUE(h.ok());
   w0_->SetFetchValue("z:0", test::AsTensor<float>({5, 6}));
-  ps_->SetRunGraphHandler([](CallOptions*, const RunGraphRequestMsg&,
-                             RunGraphResponseMsg*, StatusCallback done) {
-    done(errors::Aborted("incarnation 1234 of /job:ps is stale"));
-  });
+  ps_->FailRunGraphWith(
+      errors::Aborted("incarnation 1234 of /job:ps is stale"));
   FakeWorker* w1 = w1_.get();
   // Ignores the cancellation the error causes, until the deadline.
   w1_->SetRunGraphHandler([w1](CallOptions*, const RunGraphRequestMsg&,

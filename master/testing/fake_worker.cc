@@ -81,6 +81,13 @@ void FakeWorker::SetRunGraphHandler(RunGraphHandler handler) {
   run_graph_handler_ = std::move(handler);
 }
 
+void FakeWorker::FailRunGraphWith(absl::Status error) {
+  SetRunGraphHandler([error](CallOptions*, const RunGraphRequestMsg&,
+                             RunGraphResponseMsg*, StatusCallback done) {
+    done(error);
+  });
+}
+
 void FakeWorker::SetFetchValue(const std::string& tensor_name, Tensor value) {
   absl::MutexLock l(&mu_);
   fetch_values_[tensor_name] = std::move(value);

@@ -56,6 +56,8 @@ class FakeWorker : public WorkerInterface {
       std::function<void(CallOptions* opts, const RunGraphRequestMsg& request,
                          RunGraphResponseMsg* response, StatusCallback done)>;
   void SetRunGraphHandler(RunGraphHandler handler);
+  // Every RunGraph fails at once with `error`.
+  void FailRunGraphWith(absl::Status error);
   void SetFetchValue(const std::string& tensor_name, Tensor value);
   // The default behaviour, for handlers that only sometimes differ.
   void DefaultRunGraph(const RunGraphRequestMsg& request,
