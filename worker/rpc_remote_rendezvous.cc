@@ -1,5 +1,7 @@
 #include "worker/rpc_remote_rendezvous.h"
 
+#include <algorithm>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -208,6 +210,14 @@ void RpcRemoteRendezvous::RecvFromRemoteAsync(const ParsedKey& key,
             ns->set_node_name("RecvTensor");
             ns->set_all_start_micros(call->start_micros);
             ns->set_op_end_rel_micros(end - call->start_micros);
+            // When the sender had the value (its clock; the same host's on
+            // loopback): before it, the call waited for the producer, after
+            // it the bytes moved.
+            const int64_t sent = call->response.send_start_micros;
+            if (sent > 0) {
+              ns->set_op_start_rel_micros(std::clamp<int64_t>(
+                  sent - call->start_micros, 0, end - call->start_micros));
+            }
             ns->set_all_end_rel_micros(end - call->start_micros);
             ns->set_timeline_label(absl::StrCat(
                 "RecvTensor ", call->request.rendezvous_key(), " (",

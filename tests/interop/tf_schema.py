@@ -27,8 +27,11 @@ _loaded = False
 
 def _import_pb2_modules():
     import tensorflow  # noqa: F401  (registers the framework descriptors)
+    # TSL's messages (e.g. GrpcPayloadContainer) moved between releases;
+    # TensorFlow 2.21 ships them under tensorflow.compiler.xla.tsl.protobuf.
     for package_name in ("tensorflow.core.framework", "tensorflow.core.protobuf",
-                         "tsl.protobuf", "tensorflow.tsl.protobuf"):
+                         "tsl.protobuf", "tensorflow.tsl.protobuf",
+                         "tensorflow.compiler.xla.tsl.protobuf"):
         try:
             package = importlib.import_module(package_name)
         except ImportError:

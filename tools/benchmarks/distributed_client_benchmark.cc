@@ -153,14 +153,22 @@ Json Measure(const std::function<void()>& step, const Pids& pids, int warmup,
 
 // The median duration of the step's RecvTensor call as the receiving worker
 // timed it (FULL_TRACE steps: from sending the request to holding the
-// decoded tensor), i.e. the transfer without the step's fixed cost. The
-// traced steps are extra; the timed steps above run untraced.
+// decoded tensor), i.e. the transfer without the step's fixed cost; and the
+// median of its part after the sender had the value (the transfer without
+// the wait for the producer). The traced steps are extra; the timed steps
+// above run untraced.
 constexpr int kTracedSteps = 21;
 
-double RecvTensorCallSeconds(Session* session, const std::string& fetch) {
+struct RecvTensorTimes {
+  double call_s = -1;      // No RecvTensor in the trace.
+  double transfer_s = -1;  // Or the sender did not say when it sent.
+};
+
+RecvTensorTimes RecvTensorCallSeconds(Session* session,
+                                      const std::string& fetch) {
   tensorflow::RunOptions options;
   options.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
-  std::vector<double> calls;
+  std::vector<double> calls, transfers;
   for (int i = 0; i < kTracedSteps; ++i) {
     std::vector<Tensor> out;
     tensorflow::RunMetadata metadata;
@@ -170,13 +178,23 @@ double RecvTensorCallSeconds(Session* session, const std::string& fetch) {
       for (const auto& node : dev.node_stats()) {
         if (node.node_name() == "RecvTensor") {
           calls.push_back(node.op_end_rel_micros() * 1e-6);
+          if (node.op_start_rel_micros() > 0) {
+            transfers.push_back(
+                (node.op_end_rel_micros() - node.op_start_rel_micros()) * 1e-6);
+          }
         }
       }
     }
   }
-  if (calls.empty()) return -1;  // No RecvTensor in the trace.
-  std::sort(calls.begin(), calls.end());
-  return calls[calls.size() / 2];
+  auto median = [](std::vector<double>& v) {
+    if (v.empty()) return -1.0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  RecvTensorTimes times;
+  times.call_s = median(calls);
+  times.transfer_s = median(transfers);
+  return times;
 }
 
 // ---- The graph ----------------------------------------------------------------
@@ -311,7 +329,9 @@ int Main(int argc, char** argv) {
     for (const std::string& tag : g.recv_tags) {
       const std::string fetch = "recv_" + tag + "/slice:0";
       out["recv"][tag] = Measure(fetch_step(fetch), pids, 2, 5, 500, 1.0, 20);
-      out["recv"][tag]["call_p50_s"] = RecvTensorCallSeconds(&s, fetch);
+      const RecvTensorTimes times = RecvTensorCallSeconds(&s, fetch);
+      out["recv"][tag]["call_p50_s"] = times.call_s;
+      out["recv"][tag]["transfer_p50_s"] = times.transfer_s;
     }
   }
   if (wanted("fetch")) {
