@@ -20,14 +20,6 @@ namespace {
 
 using RunGroup = WorkerCallGroup<RunGraphRequestMsg, RunGraphResponseMsg>;
 
-// Errors that follow from another failure: the cancellation of the step's
-// other partitions, and errors a worker passed on from a peer (a RecvTensor
-// answered with the sender's failure, errors::MarkDerived).
-bool IsCancellationFallout(const absl::Status& s) {
-  return absl::IsCancelled(s) || absl::IsAborted(s) ||
-         errors::IsMarkedDerived(s);
-}
-
 // RunGraph, with an error stored in the response body (a worker asked for
 // it or not) turned into the call's status.
 void StartRunGraphChecked(WorkerInterface* worker, CallOptions* opts,
@@ -327,13 +319,13 @@ absl::Status DistributedStep::Conclude(Shared& shared,
     absl::Status s = group.status(i, absl::OkStatus());
     if (s.ok()) continue;
     if (first_error.ok()) first_error = s;
-    if (root.ok() && !IsCancellationFallout(s)) root = s;
+    if (root.ok() && !errors::IsFallout(s)) root = s;
   }
   if (root.ok()) root = first_error;
   const absl::Status master_reason = shared.reason();
 
   // 1. A worker's own failure wins over everything it may have caused.
-  if (!root.ok() && !IsCancellationFallout(root) &&
+  if (!root.ok() && !errors::IsFallout(root) &&
       !absl::IsDeadlineExceeded(root)) {
     return root;
   }

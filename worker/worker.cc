@@ -130,12 +130,6 @@ absl::Status ReceiveOutputs(
   return absl::OkStatus();
 }
 
-// Derived statuses: consequences of a stop, not failures of their own.
-bool IsDerived(const absl::Status& s) {
-  return absl::IsCancelled(s) || absl::IsAborted(s) ||
-         errors::IsMarkedDerived(s);
-}
-
 }  // namespace
 
 Worker::Worker(const WorkerEnv* env)
@@ -432,7 +426,8 @@ absl::Status Worker::StepStatus(const StepState& step,
   // echoes or as the abort status itself; a kernel's own error that came
   // first is kept.
   if (!abort_status.ok() &&
-      (IsDerived(executors) || executors.code() == abort_status.code())) {
+      (errors::IsFallout(executors) ||
+       executors.code() == abort_status.code())) {
     return abort_status;
   }
   return executors;

@@ -28,6 +28,15 @@ inline bool IsMarkedDerived(const absl::Status& status) {
   return !status.ok() && status.GetPayload(kDerivedStatusUrl).has_value();
 }
 
+// Whether `status` is a consequence of another failure rather than one of
+// its own: a cancellation or abort (what a step's other parts report once
+// the first failure stopped it) or an error marked as passed on. Whoever
+// gathers several errors reports a failure of its own before these.
+inline bool IsFallout(const absl::Status& status) {
+  return absl::IsCancelled(status) || absl::IsAborted(status) ||
+         IsMarkedDerived(status);
+}
+
 }  // namespace errors
 }  // namespace tributary
 

@@ -7,17 +7,6 @@
 #include "common/runtime/rendezvous/rendezvous.h"
 
 namespace tributary {
-namespace {
-
-// Cancelled/Aborted are what the other partitions report once the first
-// failure aborted the step; they are never the root cause when a real
-// error exists.
-bool IsDerived(const absl::Status& s) {
-  return absl::IsCancelled(s) || absl::IsAborted(s) ||
-         errors::IsMarkedDerived(s);
-}
-
-}  // namespace
 
 ExecutorBarrier::ExecutorBarrier(size_t num, RendezvousInterface* rendezvous,
                                  StatusCallback done)
@@ -37,7 +26,7 @@ void ExecutorBarrier::WhenDone(const absl::Status& s) {
       if (status_.ok()) {
         abort = true;
         status_ = s;
-      } else if (IsDerived(status_) && !IsDerived(s)) {
+      } else if (errors::IsFallout(status_) && !errors::IsFallout(s)) {
         status_ = s;  // a real error replaces a consequence
       }
     }

@@ -2,19 +2,10 @@
 
 #include <utility>
 
+#include "common/framework/derived_status.h"
 #include "common/runtime/rendezvous/rendezvous.h"
 
 namespace tributary {
-namespace {
-
-// Statuses that are consequences of another failure (or of cancellation)
-// rather than a failure of their own.
-bool IsDerived(const absl::Status& s) {
-  return s.code() == absl::StatusCode::kCancelled ||
-         s.code() == absl::StatusCode::kAborted;
-}
-
-}  // namespace
 
 ExecutorBarrier::ExecutorBarrier(int num_partitions,
                                  RendezvousInterface* rendezvous,
@@ -31,7 +22,7 @@ void ExecutorBarrier::Report(const absl::Status& status) {
       if (status_.ok()) {
         status_ = status;
         first_error = true;
-      } else if (IsDerived(status_) && !IsDerived(status)) {
+      } else if (errors::IsFallout(status_) && !errors::IsFallout(status)) {
         status_ = status;
       }
     }
