@@ -17,10 +17,14 @@
 namespace tributary {
 namespace {
 
-// Full method paths; gRPC copies them into each call.
-std::string Method(absl::string_view name) {
-  return absl::StrCat("/tensorflow.WorkerService/", name);
-}
+// A method's full path, built once (gRPC takes it as a std::string and may
+// keep a pointer to it for the call's lifetime).
+#define TRIB_WORKER_METHOD(name)                                   \
+  [] {                                                             \
+    static const auto* path =                                      \
+        new std::string("/tensorflow.WorkerService/" #name);       \
+    return path;                                                   \
+  }()
 
 // What a completing call needs of its worker. Calls hold it by shared_ptr,
 // so a call completing after its GrpcRemoteWorker was destroyed is fine.
@@ -38,7 +42,8 @@ struct Call : public RpcLoop::Tag {
   std::shared_ptr<const Peer> peer;
   grpc::ClientContext context;
   CallOptions* opts = nullptr;
-  std::string method;  // Outlives the call, as gRPC may keep a pointer.
+  // A static path: outlives the call, as gRPC may keep a pointer.
+  const std::string* method = nullptr;
   grpc::ByteBuffer request;
   grpc::ByteBuffer response;
   grpc::Status status;
@@ -70,8 +75,8 @@ class GrpcRemoteWorker : public WorkerInterface {
                      const tensorflow::Method##Request* request,          \
                      tensorflow::Method##Response* response,              \
                      StatusCallback done) override {                      \
-    CallTyped(#Method, opts, wait_for_ready, *request, response,          \
-              std::move(done));                                           \
+    CallTyped(*TRIB_WORKER_METHOD(Method), opts, wait_for_ready, *request, \
+              response, std::move(done));                                 \
   }
   // Discovery waits for a task that is still starting (bounded by the
   // caller's deadline); every other call fails fast.
@@ -101,7 +106,7 @@ class GrpcRemoteWorker : public WorkerInterface {
       }
       Finish(call, status);
     };
-    StartCall(std::move(call), Method("RunGraph"));
+    StartCall(std::move(call), *TRIB_WORKER_METHOD(RunGraph));
   }
 
   void RecvTensorAsync(CallOptions* opts,
@@ -121,12 +126,13 @@ class GrpcRemoteWorker : public WorkerInterface {
       call->response.Clear();
       Finish(call, status);
     };
-    StartCall(std::move(call), Method("RecvTensor"));
+    StartCall(std::move(call), *TRIB_WORKER_METHOD(RecvTensor));
   }
 
  private:
   template <typename Request, typename Response>
-  void CallTyped(const char* method, CallOptions* opts, bool wait_for_ready,
+  void CallTyped(const std::string& method, CallOptions* opts,
+                 bool wait_for_ready,
                  const Request& request, Response* response,
                  StatusCallback done) {
     auto call = NewCall(opts, wait_for_ready, std::move(done));
@@ -135,7 +141,7 @@ class GrpcRemoteWorker : public WorkerInterface {
       if (status.ok()) status = ParseFromByteBuffer(call->response, response);
       Finish(call, status);
     };
-    StartCall(std::move(call), Method(method));
+    StartCall(std::move(call), method);
   }
 
   // Sets up a call: deadline, wait_for_ready, and the cancel hook. The hook
@@ -159,19 +165,19 @@ class GrpcRemoteWorker : public WorkerInterface {
   }
 
   // Starts the call on the loop; its completion runs `on_complete` there.
-  void StartCall(std::shared_ptr<Call> call, std::string method) {
+  void StartCall(std::shared_ptr<Call> call, const std::string& method) {
     Call* raw = call.get();
-    raw->method = std::move(method);
+    raw->method = &method;
     raw->self = std::move(call);
     const bool started = loop_->StartOp([&] {
-      raw->reader = generic_.PrepareUnaryCall(&raw->context, raw->method,
+      raw->reader = generic_.PrepareUnaryCall(&raw->context, *raw->method,
                                               raw->request, loop_->cq());
       raw->reader->StartCall();
       raw->reader->Finish(&raw->response, &raw->status, raw);
     });
     if (!started) {
       std::shared_ptr<Call> keep = std::move(raw->self);
-      Finish(raw, errors::Unavailable("Not calling ", raw->method,
+      Finish(raw, errors::Unavailable("Not calling ", *raw->method,
                                       ": this process is shutting down"));
     }
   }
@@ -199,6 +205,8 @@ class GrpcRemoteWorker : public WorkerInterface {
   const std::shared_ptr<RpcLoop> loop_;
   const std::shared_ptr<const Peer> peer_;
 };
+
+#undef TRIB_WORKER_METHOD
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 // was cancelled (the server's shutdown waits for it).
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
@@ -70,22 +71,32 @@ RpcHandler MessagesHandler(
                        std::function<void(const absl::Status&)>)>
         run,
     std::function<void(const Messages&, grpc::ByteBuffer*)> encode) {
-  return [decode = std::move(decode), run = std::move(run),
-          encode = std::move(encode)](RpcServerCall* call) {
+  // Shared, so a call's completion holds a reference, not a copy of the
+  // functions (this runs for every RunGraph, RecvTensor and RunStep).
+  struct Parts {
+    std::function<absl::Status(const grpc::ByteBuffer&, Messages*)> decode;
+    std::function<void(CallOptions*, Messages*,
+                       std::function<void(const absl::Status&)>)>
+        run;
+    std::function<void(const Messages&, grpc::ByteBuffer*)> encode;
+  };
+  auto parts = std::make_shared<const Parts>(
+      Parts{std::move(decode), std::move(run), std::move(encode)});
+  return [parts](RpcServerCall* call) {
     auto* messages = new Messages;
-    const absl::Status decoded = decode(call->request(), messages);
+    const absl::Status decoded = parts->decode(call->request(), messages);
     if (!decoded.ok()) {
       delete messages;
       call->Finish(ToGrpcStatus(decoded), grpc::ByteBuffer());
       return;
     }
-    run(call->opts(), messages,
-        [call, messages, encode](const absl::Status& status) {
-          grpc::ByteBuffer response;
-          if (status.ok()) encode(*messages, &response);
-          delete messages;
-          call->Finish(ToGrpcStatus(status), std::move(response));
-        });
+    parts->run(call->opts(), messages,
+               [call, messages, parts](const absl::Status& status) {
+                 grpc::ByteBuffer response;
+                 if (status.ok()) parts->encode(*messages, &response);
+                 delete messages;
+                 call->Finish(ToGrpcStatus(status), std::move(response));
+               });
   };
 }
 
