@@ -8,8 +8,8 @@
 #include "absl/time/clock.h"
 #include "common/rpc/grpc_channel.h"
 #include "common/rpc/rpc_service.h"
+#include "common/rpc/unary_call.h"
 #include "grpcpp/client_context.h"
-#include "grpcpp/completion_queue.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
 
@@ -28,24 +28,18 @@ std::vector<const RpcService*> SomeService() {
   return {service};
 }
 
-// A unary generic call made on this thread.
+// A unary generic call to `address`; `answer` gets the response's bytes.
 grpc::Status CallOnThisThread(const std::string& address,
                               const std::string& method,
                               const std::string& payload, std::string* answer,
                               absl::Duration timeout = absl::Seconds(10)) {
   grpc::GenericStub stub(NewGrpcChannel(address));
-  grpc::CompletionQueue cq;
   grpc::ClientContext context;
   context.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
   grpc::Slice slice(payload);
   grpc::ByteBuffer request(&slice, 1), response;
-  grpc::Status status;
-  auto reader = stub.PrepareUnaryCall(&context, method, request, &cq);
-  reader->StartCall();
-  reader->Finish(&response, &status, reinterpret_cast<void*>(1));
-  void* tag;
-  bool ok;
-  cq.Next(&tag, &ok);
+  const grpc::Status status =
+      UnaryCallOnThisThread(&stub, &context, method, request, &response);
   if (status.ok() && answer != nullptr) {
     std::vector<grpc::Slice> slices;
     (void)response.Dump(&slices);

@@ -13,41 +13,13 @@
 #include "common/rpc/grpc_channel.h"
 #include "common/rpc/grpc_status.h"
 #include "common/rpc/tensor_coding.h"
-#include "grpcpp/completion_queue.h"
+#include "common/rpc/unary_call.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "protos/master.pb.h"
 
 namespace tributary {
 namespace {
-
-// A unary generic call whose completion this thread polls itself, on a
-// completion queue of its own, as gRPC's synchronous API does. With the
-// callback API a gRPC thread would take the completion and wake this one:
-// two more thread switches on every step.
-grpc::Status UnaryCallOnThisThread(grpc::GenericStub* stub,
-                                   grpc::ClientContext* context,
-                                   const std::string& method,
-                                   const grpc::ByteBuffer& request,
-                                   grpc::ByteBuffer* response) {
-  grpc::CompletionQueue cq;
-  grpc::Status status;
-  std::unique_ptr<grpc::GenericClientAsyncResponseReader> call =
-      stub->PrepareUnaryCall(context, method, request, &cq);
-  call->StartCall();
-  call->Finish(response, &status, /*tag=*/&cq);
-  void* tag = nullptr;
-  bool ok = false;
-  // The one tag comes back by the context's deadline at the latest.
-  if (!cq.Next(&tag, &ok) || tag != &cq) {
-    status = grpc::Status(grpc::StatusCode::INTERNAL,
-                          "completion queue ended without the call");
-  }
-  cq.Shutdown();
-  while (cq.Next(&tag, &ok)) {
-  }
-  return status;
-}
 
 constexpr char kScheme[] = "grpc://";
 constexpr char kRunStepMethod[] = "/tensorflow.MasterService/RunStep";
