@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# Installs everything Tributary's build and tests need, idempotently:
-#   1. Debian packages (Bazel, gRPC, protobuf, abseil, Eigen, spdlog, CLI11, GoogleTest, ...)
-#   2. real TensorFlow (tensorflow-cpu) in a virtualenv, used only as a test-time oracle.
+# Installs what Tributary's build needs, idempotently:
+#   tools/setup.sh           Debian packages (Bazel, gRPC, protobuf, abseil, Eigen, spdlog,
+#                            CLI11, GoogleTest, ...): enough to build and run (tools/main.sh)
+#   tools/setup.sh --tests   also real TensorFlow (tensorflow-cpu, ~600 MB) in a virtualenv,
+#                            the test-time oracle and interop peer (tools/test.sh)
 # Does nothing when it is all there. Safe to run as root (CI) or with sudo available.
 set -euo pipefail
+
+with_tests=0
+case "${1:-}" in
+  --tests) with_tests=1 ;;
+  "") ;;
+  *) echo "usage: tools/setup.sh [--tests]" >&2; exit 2 ;;
+esac
 
 DEB_PACKAGES=(
   bazel-bootstrap
@@ -38,6 +47,10 @@ if ((${#missing[@]})); then
   if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if ((!with_tests)); then
+  exit 0
 fi
 
 # TensorFlow for the interop tests. Kept outside the work tree so every clone on this

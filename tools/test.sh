@@ -6,7 +6,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-tools/setup.sh
+tools/setup.sh --tests
 
 # The real TensorFlow GraphDefs live beside the repo in shared/, not in it.
 if [[ -z "${TRIBUTARY_TF_GRAPHS:-}" && -d ../shared/testdata/tf_graphs ]]; then
