@@ -15,12 +15,6 @@
 
 namespace tributary {
 
-std::string SignatureKey(const StepSignature& s) {
-  // Tensor and node names cannot contain ',', ';' or '|'.
-  return absl::StrCat(absl::StrJoin(s.feeds, ","), ";",
-                      absl::StrJoin(s.fetches, ","), ";",
-                      absl::StrJoin(s.targets, ","));
-}
 
 namespace {
 

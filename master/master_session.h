@@ -36,7 +36,7 @@
 #include "common/distributed/call_options.h"
 #include "common/runtime/partition/graph_partition.h"
 #include "common/runtime/placement/device_set.h"
-#include "common/runtime/session/graph_execution_state.h"
+#include "common/runtime/graph_execution/graph_execution_state.h"
 #include "master/device_discovery.h"
 #include "master/distributed_step.h"
 #include "master/master_env.h"
@@ -180,9 +180,6 @@ class MasterSession {
   int in_flight_ ABSL_GUARDED_BY(mu_) = 0;
   absl::Time last_access_ ABSL_GUARDED_BY(mu_);
 };
-
-// Feeds, fetches and targets of a step, as a cache key.
-std::string SignatureKey(const StepSignature& signature);
 
 }  // namespace tributary
 

@@ -17,7 +17,7 @@
 #include "common/framework/status.h"
 #include "common/framework/tensor_testutil.h"
 #include "common/kernel/frame_and_iter.h"
-#include "common/runtime/rendezvous/rendezvous_key.h"
+#include "common/rendezvous/rendezvous_key.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "master/testing/master_test_util.h"

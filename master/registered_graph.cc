@@ -11,7 +11,7 @@
 #include "common/framework/status.h"
 #include "common/kernel/frame_and_iter.h"
 #include "common/runtime/partition/remote_sends.h"
-#include "common/runtime/rendezvous/rendezvous_key.h"
+#include "common/rendezvous/rendezvous_key.h"
 
 namespace tributary {
 namespace {

@@ -25,7 +25,7 @@
 #include "common/framework/types.h"
 #include "common/runtime/partition/graph_partition.h"
 #include "common/runtime/placement/device_set.h"
-#include "common/runtime/session/graph_execution_state.h"
+#include "common/runtime/graph_execution/graph_execution_state.h"
 #include "master/master_env.h"
 #include "master/worker_calls.h"
 #include "protos/config.pb.h"

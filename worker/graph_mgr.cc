@@ -10,7 +10,7 @@
 #include "common/op/op_registry.h"
 #include "common/runtime/partition/remote_sends.h"
 #include "common/runtime/placement/kernel_support.h"
-#include "common/runtime/session/executor_barrier.h"
+#include "common/runtime/executor/executor_barrier.h"
 
 namespace tributary {
 

@@ -28,8 +28,8 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "common/device/device_name_utils.h"
-#include "common/runtime/rendezvous/intra_process_rendezvous.h"
-#include "common/runtime/rendezvous/rendezvous.h"
+#include "common/rendezvous/intra_process_rendezvous.h"
+#include "common/rendezvous/rendezvous.h"
 #include "protos/step_stats.pb.h"
 #include "worker/worker_env.h"
 

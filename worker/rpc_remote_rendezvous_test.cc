@@ -15,7 +15,7 @@
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
 #include "common/kernel/cancellation.h"
-#include "common/runtime/rendezvous/rendezvous_key.h"
+#include "common/rendezvous/rendezvous_key.h"
 #include "gtest/gtest.h"
 
 namespace tributary {

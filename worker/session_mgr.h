@@ -32,7 +32,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "common/kernel/cancellation.h"
-#include "common/runtime/resource/resource_mgr.h"
+#include "common/resource/resource_mgr.h"
 #include "protos/worker.pb.h"
 #include "worker/worker_env.h"
 #include "worker/worker_session.h"

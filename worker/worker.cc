@@ -12,8 +12,8 @@
 #include "common/framework/derived_status.h"
 #include "common/framework/status.h"
 #include "common/runtime/executor/step_stats_collector.h"
-#include "common/runtime/rendezvous/rendezvous_key.h"
-#include "common/runtime/rendezvous/rendezvous_util.h"
+#include "common/rendezvous/rendezvous_key.h"
+#include "common/rendezvous/rendezvous_util.h"
 #include "spdlog/spdlog.h"
 
 namespace tributary {

@@ -65,7 +65,7 @@
 #include "absl/time/time.h"
 #include "common/distributed/worker_interface.h"
 #include "common/kernel/cancellation.h"
-#include "common/runtime/rendezvous/rendezvous_mgr.h"
+#include "common/rendezvous/rendezvous_mgr.h"
 #include "common/distributed/deadline_timer.h"
 #include "worker/rpc_remote_rendezvous.h"
 #include "worker/session_mgr.h"

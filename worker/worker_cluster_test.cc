@@ -15,7 +15,7 @@
 #include "common/framework/status.h"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
-#include "common/runtime/rendezvous/rendezvous_key.h"
+#include "common/rendezvous/rendezvous_key.h"
 #include "common/rpc/grpc_worker_cache.h"
 #include "common/runtime/session/local_session.h"
 #include "gtest/gtest.h"

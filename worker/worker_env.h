@@ -15,7 +15,7 @@
 #include "common/device/device_mgr.h"
 #include "common/device/device_name_utils.h"
 #include "common/distributed/worker_cache.h"
-#include "common/runtime/session/inter_op_thread_pool.h"
+#include "common/runtime/executor/inter_op_thread_pool.h"
 #include "protos/cluster.pb.h"
 
 namespace tributary {

@@ -27,7 +27,7 @@
 #include "common/rpc/grpc_server.h"
 #include "common/rpc/grpc_worker_cache.h"
 #include "common/rpc/grpc_worker_service.h"
-#include "common/runtime/session/inter_op_thread_pool.h"
+#include "common/runtime/executor/inter_op_thread_pool.h"
 #include "kernels/math/matmul_backend.h"
 #include "protos/config.pb.h"
 #include "spdlog/spdlog.h"

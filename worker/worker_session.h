@@ -17,7 +17,7 @@
 #include <string>
 
 #include "common/kernel/cancellation.h"
-#include "common/runtime/resource/resource_mgr.h"
+#include "common/resource/resource_mgr.h"
 #include "worker/graph_mgr.h"
 #include "worker/worker_env.h"
 

@@ -15,7 +15,7 @@
 #include "common/rpc/grpc_worker_service.h"
 #include "common/runtime/partition/graph_partition.h"
 #include "common/runtime/placement/device_set.h"
-#include "common/runtime/rendezvous/rendezvous_key.h"
+#include "common/rendezvous/rendezvous_key.h"
 #include "google/protobuf/text_format.h"
 
 namespace tributary {

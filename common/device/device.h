@@ -6,7 +6,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "common/device/device_base.h"
+#include "common/kernel/device_base.h"
 #include "common/device/device_name_utils.h"
 #include "protos/device_attributes.pb.h"
 

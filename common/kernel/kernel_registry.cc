@@ -7,7 +7,7 @@
 #include "absl/container/btree_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "common/device/device_base.h"
+#include "common/kernel/device_base.h"
 #include "common/framework/status.h"
 #include "common/kernel/kernel_constraints.h"
 #include "common/kernel/memory_types.h"

@@ -3,7 +3,7 @@
 #include <memory>
 #include <string>
 
-#include "common/device/device_base.h"
+#include "common/kernel/device_base.h"
 #include "common/op/node_def_util.h"
 #include "common/op/op_registry.h"
 #include "gtest/gtest.h"

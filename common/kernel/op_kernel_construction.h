@@ -6,7 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "common/device/allocator_attributes.h"
+#include "common/kernel/allocator_attributes.h"
 #include "common/framework/allocator.h"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_shape.h"

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "common/device/device_base.h"
+#include "common/kernel/device_base.h"
 #include "common/framework/logging.h"
 #include "common/framework/status.h"
 #include "common/kernel/match_signature.h"

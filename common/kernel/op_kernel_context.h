@@ -11,7 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
-#include "common/device/allocator_attributes.h"
+#include "common/kernel/allocator_attributes.h"
 #include "common/framework/allocator.h"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_shape.h"

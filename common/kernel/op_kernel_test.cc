@@ -7,7 +7,7 @@
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
-#include "common/device/device_base.h"
+#include "common/kernel/device_base.h"
 #include "common/framework/tensor.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/op/node_def_util.h"

@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "common/device/device_base.h"
+#include "common/kernel/device_base.h"
 #include "common/framework/logging.h"
 #include "common/framework/status.h"
 #include "common/kernel/op_kernel_context.h"

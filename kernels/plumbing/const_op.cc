@@ -3,7 +3,7 @@
 // would place it in device memory), and every run hands out a reference to
 // that one buffer: constants cost nothing per step.
 
-#include "common/device/device_base.h"
+#include "common/kernel/device_base.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
 

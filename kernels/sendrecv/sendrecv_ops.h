@@ -12,7 +12,7 @@
 #include <string>
 
 #include "common/kernel/op_kernel.h"
-#include "common/runtime/rendezvous/rendezvous.h"
+#include "common/rendezvous/rendezvous.h"
 
 namespace tributary {
 

@@ -15,7 +15,7 @@
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
 #include "common/op/node_def_util.h"
-#include "common/runtime/rendezvous/intra_process_rendezvous.h"
+#include "common/rendezvous/intra_process_rendezvous.h"
 #include "devices/cpu/cpu_device.h"
 #include "gtest/gtest.h"
 

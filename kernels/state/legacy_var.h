@@ -15,7 +15,7 @@
 #include "absl/synchronization/mutex.h"
 #include "common/framework/tensor.h"
 #include "common/framework/types.h"
-#include "common/runtime/resource/resource_base.h"
+#include "common/resource/resource_base.h"
 
 namespace tributary {
 

@@ -15,8 +15,8 @@
 #include "common/framework/status.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
-#include "common/runtime/resource/resource_lookup.h"
-#include "common/runtime/resource/var.h"
+#include "common/resource/resource_lookup.h"
+#include "common/resource/var.h"
 #include "kernels/state/dense_update_functor.h"
 #include "kernels/state/variable_update.h"
 

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "common/runtime/resource/resource_mgr.h"
+#include "common/resource/resource_mgr.h"
 #include "kernels/testing/run_kernel_cases.h"
 
 int main(int argc, char** argv) {

@@ -14,8 +14,8 @@
 #include "common/framework/status.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
-#include "common/runtime/resource/container_info.h"
-#include "common/runtime/resource/resource_mgr.h"
+#include "common/resource/container_info.h"
+#include "common/resource/resource_mgr.h"
 #include "kernels/state/legacy_var.h"
 
 namespace tributary {

@@ -8,7 +8,7 @@
 #include "absl/synchronization/mutex.h"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
-#include "common/runtime/resource/resource_mgr.h"
+#include "common/resource/resource_mgr.h"
 #include "gtest/gtest.h"
 #include "kernels/state/legacy_var.h"
 #include "kernels/testing/kernel_runner.h"

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "unsupported/Eigen/CXX11/Tensor"
-#include "common/device/device_base.h"
+#include "common/kernel/device_base.h"
 #include "common/framework/status.h"
 #include "common/framework/types.h"
 

@@ -19,7 +19,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "common/device/device_base.h"
+#include "common/kernel/device_base.h"
 #include "common/framework/tensor.h"
 #include "kernels/testing/kernel_runner.h"
 #include "protos/graph.pb.h"

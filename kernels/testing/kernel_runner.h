@@ -32,7 +32,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "common/device/device_base.h"
+#include "common/kernel/device_base.h"
 #include "common/framework/allocator.h"
 #include "common/framework/tensor.h"
 #include "common/kernel/cancellation.h"

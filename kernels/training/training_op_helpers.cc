@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "common/framework/status.h"
-#include "common/runtime/resource/resource_lookup.h"
+#include "common/resource/resource_lookup.h"
 #include "kernels/state/variable_update.h"
 
 namespace tributary {

@@ -25,8 +25,8 @@
 #include "common/framework/tensor.h"
 #include "common/framework/types.h"
 #include "common/kernel/op_kernel.h"
-#include "common/runtime/resource/resource_base.h"
-#include "common/runtime/resource/var.h"
+#include "common/resource/resource_base.h"
+#include "common/resource/var.h"
 
 namespace tributary {
 

@@ -10,9 +10,9 @@
 #include "absl/synchronization/mutex.h"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
-#include "common/runtime/resource/resource_handle.h"
-#include "common/runtime/resource/resource_mgr.h"
-#include "common/runtime/resource/var.h"
+#include "common/resource/resource_handle.h"
+#include "common/resource/resource_mgr.h"
+#include "common/resource/var.h"
 #include "gtest/gtest.h"
 #include "kernels/testing/kernel_runner.h"
 

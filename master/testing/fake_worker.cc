@@ -6,7 +6,7 @@
 #include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "common/framework/status.h"
-#include "common/runtime/rendezvous/rendezvous_key.h"
+#include "common/rendezvous/rendezvous_key.h"
 
 namespace tributary {
 namespace {

@@ -2,52 +2,44 @@
 
 #include <utility>
 
-#include "common/framework/logging.h"
 #include "common/framework/derived_status.h"
-#include "common/runtime/rendezvous/rendezvous.h"
+#include "common/rendezvous/rendezvous.h"
 
 namespace tributary {
 
-ExecutorBarrier::ExecutorBarrier(size_t num, RendezvousInterface* rendezvous,
+ExecutorBarrier::ExecutorBarrier(int num_partitions,
+                                 RendezvousInterface* rendezvous,
                                  StatusCallback done)
-    : rendezvous_(rendezvous), pending_(num), done_(std::move(done)) {
-  CHECK_GT(num, 0u);
-}
+    : rendezvous_(rendezvous),
+      done_(std::move(done)),
+      pending_(num_partitions) {}
 
-Executor::DoneCallback ExecutorBarrier::Get() {
-  return [this](const absl::Status& s) { WhenDone(s); };
-}
-
-void ExecutorBarrier::WhenDone(const absl::Status& s) {
-  bool abort = false;
-  {
-    absl::MutexLock l(&mu_);
-    if (!s.ok()) {
+void ExecutorBarrier::Report(const absl::Status& status) {
+  if (!status.ok()) {
+    bool first_error = false;
+    {
+      absl::MutexLock l(&mu_);
       if (status_.ok()) {
-        abort = true;
-        status_ = s;
-      } else if (errors::IsFallout(status_) && !errors::IsFallout(s)) {
-        status_ = s;  // a real error replaces a consequence
+        status_ = status;
+        first_error = true;
+      } else if (errors::IsFallout(status_) && !errors::IsFallout(status)) {
+        status_ = status;
       }
     }
+    // Before this report counts (so the step, and the rendezvous with it,
+    // cannot end meanwhile) and outside the lock (aborting runs receivers'
+    // callbacks, which may finish executors that report here).
+    if (first_error && rendezvous_ != nullptr) rendezvous_->StartAbort(status);
   }
-  // Before this executor is counted out: until then neither the barrier
-  // nor the step (and its rendezvous) can go away.
-  if (abort && rendezvous_ != nullptr) rendezvous_->StartAbort(s);
-
-  StatusCallback done;
-  absl::Status status;
+  absl::Status final_status;
   {
     absl::MutexLock l(&mu_);
-    if (--pending_ == 0) {
-      done = std::move(done_);
-      status = status_;
-    }
+    if (--pending_ > 0) return;
+    final_status = status_;
   }
-  if (done) {
-    delete this;
-    done(status);
-  }
+  // Moved out first: `done` may destroy this barrier.
+  StatusCallback done = std::move(done_);
+  done(final_status);
 }
 
 }  // namespace tributary

@@ -1,26 +1,23 @@
 #ifndef TRIBUTARY_COMMON_RUNTIME_EXECUTOR_EXECUTOR_BARRIER_H_
 #define TRIBUTARY_COMMON_RUNTIME_EXECUTOR_EXECUTOR_BARRIER_H_
 
-// Joins the executors of one step (one per partition/device): the step is
-// done when all of them are, and its status is the root cause of the
-// failure, if any (TensorFlow's ExecutorBarrier).
+// Joins the executors of one step (TensorFlow's ExecutorBarrier): each
+// partition's done callback reports here, and when the last has reported,
+// `done` runs once with the step's status.
 //
-//   auto* barrier = new ExecutorBarrier(n, rendezvous, done);
-//   for (each partition) executor->RunAsync(args, barrier->Get());
-//
-// The first error aborts the step's rendezvous, so partitions waiting in a
-// _Recv for a partition that failed stop waiting. Errors that are merely
-// consequences (Cancelled, Aborted: what the other partitions see after the
-// abort) give way to the first real error. The barrier deletes itself after
-// calling `done`, exactly once.
+// The step's status is the first real error. When one partition fails, the
+// others are woken by the rendezvous abort and the cancellation and report
+// Cancelled/Aborted echoes of that failure; those never hide the original
+// error, whatever order they arrive in. A partition failure also aborts the
+// rendezvous here, so partitions blocked in a _Recv on a partition that
+// failed before sending are released even if the failing executor had no
+// rendezvous to abort.
 
-#include <cstddef>
 #include <functional>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
-#include "common/runtime/executor/executor.h"
 
 namespace tributary {
 
@@ -30,25 +27,24 @@ class ExecutorBarrier {
  public:
   using StatusCallback = std::function<void(const absl::Status&)>;
 
-  // `rendezvous` (may be null) must outlive the barrier. `num` > 0.
-  ExecutorBarrier(size_t num, RendezvousInterface* rendezvous,
+  // `rendezvous` (not owned, may be null) must outlive the barrier's last
+  // report.
+  ExecutorBarrier(int num_partitions, RendezvousInterface* rendezvous,
                   StatusCallback done);
 
   ExecutorBarrier(const ExecutorBarrier&) = delete;
   ExecutorBarrier& operator=(const ExecutorBarrier&) = delete;
 
-  // One callback per executor; exactly `num` must be taken and called.
-  Executor::DoneCallback Get();
+  // One partition finished with `status`. Call exactly num_partitions times;
+  // the last call runs `done` (on the calling thread).
+  void Report(const absl::Status& status);
 
  private:
-  ~ExecutorBarrier() = default;
-  void WhenDone(const absl::Status& s);
-
   RendezvousInterface* const rendezvous_;
+  StatusCallback done_;
   absl::Mutex mu_;
-  size_t pending_ ABSL_GUARDED_BY(mu_);
+  int pending_ ABSL_GUARDED_BY(mu_);
   absl::Status status_ ABSL_GUARDED_BY(mu_);
-  StatusCallback done_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace tributary

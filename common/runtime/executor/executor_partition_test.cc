@@ -20,7 +20,7 @@
 #include "common/runtime/executor/executor.h"
 #include "common/runtime/executor/executor_barrier.h"
 #include "common/runtime/executor/executor_test_kernels.h"
-#include "common/runtime/rendezvous/intra_process_rendezvous.h"
+#include "common/rendezvous/intra_process_rendezvous.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "protos/graph.pb.h"
@@ -91,11 +91,11 @@ class PartitionTest : public ::testing::Test {
     FunctionCallFrame frame({}, {DT_INT32});
     absl::Notification done;
     absl::Status status;
-    auto* barrier = new ExecutorBarrier(2, &rendezvous,
-                                        [&](const absl::Status& s) {
-                                          status = s;
-                                          done.Notify();
-                                        });
+    ExecutorBarrier barrier(2, &rendezvous, [&](const absl::Status& s) {
+      status = s;
+      done.Notify();
+    });
+    auto report = [&barrier](const absl::Status& s) { barrier.Report(s); };
     Executor::Args send_args;
     send_args.step_id = 7;
     send_args.rendezvous = &rendezvous;
@@ -107,11 +107,11 @@ class PartitionTest : public ::testing::Test {
       };
     }
     if (recv_first) {
-      receiver->RunAsync(recv_args, barrier->Get());
-      sender->RunAsync(send_args, barrier->Get());
+      receiver->RunAsync(recv_args, report);
+      sender->RunAsync(send_args, report);
     } else {
-      sender->RunAsync(send_args, barrier->Get());
-      receiver->RunAsync(recv_args, barrier->Get());
+      sender->RunAsync(send_args, report);
+      receiver->RunAsync(recv_args, report);
     }
     EXPECT_TRUE(done.WaitForNotificationWithTimeout(absl::Seconds(30)));
     if (!status.ok()) return status;

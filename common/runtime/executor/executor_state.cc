@@ -14,7 +14,7 @@
 #include "common/runtime/executor/frame_propagator.h"
 #include "common/runtime/executor/simple_propagator.h"
 #include "common/runtime/executor/step_stats_collector.h"
-#include "common/runtime/rendezvous/rendezvous.h"
+#include "common/rendezvous/rendezvous.h"
 
 namespace tributary {
 

@@ -17,8 +17,8 @@
 #include "common/framework/types.h"
 #include "common/runtime/executor/executor.h"
 #include "common/runtime/partition/graph_partition.h"
-#include "common/runtime/rendezvous/rendezvous_key.h"
-#include "common/runtime/session/graph_execution_state.h"
+#include "common/rendezvous/rendezvous_key.h"
+#include "common/runtime/graph_execution/graph_execution_state.h"
 #include "protos/graph.pb.h"
 
 namespace tributary {

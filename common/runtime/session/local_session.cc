@@ -10,9 +10,9 @@
 #include "common/framework/status.h"
 #include "common/runtime/executor/call_frame.h"
 #include "common/runtime/executor/step_stats_collector.h"
-#include "common/runtime/rendezvous/intra_process_rendezvous.h"
-#include "common/runtime/rendezvous/rendezvous.h"
-#include "common/runtime/session/executor_barrier.h"
+#include "common/rendezvous/intra_process_rendezvous.h"
+#include "common/rendezvous/rendezvous.h"
+#include "common/runtime/executor/executor_barrier.h"
 #include "common/device/device_factory.h"
 
 namespace tributary {
@@ -22,12 +22,6 @@ namespace {
 // step id also identifies a step across sessions (rendezvous tables, logs).
 std::atomic<int64_t> next_step_id{1};
 
-std::string SignatureKey(const StepSignature& s) {
-  // Node names cannot contain ',', ';' or '|'.
-  return absl::StrCat(absl::StrJoin(s.feeds, ","), ";",
-                      absl::StrJoin(s.fetches, ","), ";",
-                      absl::StrJoin(s.targets, ","));
-}
 
 // While Run starts a step's executors, the task their runner is first given
 // on Run's own thread (see RunStep). Only that thread reads or writes it
