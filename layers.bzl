@@ -61,6 +61,7 @@ LAYERS = [
     ]),
     ("tests", [
         "tests/distributed",
+        "tests/docs",
         "tests/interop",
         "tests/layering",
         "tests/testdata",

@@ -3,14 +3,14 @@
 
 // The graphs registered in one worker session (TensorFlow's GraphMgr).
 //
-// Register takes the partition the master cut for this task (every node
-// placed on one of this task's devices; edges to other tasks already
-// _Send/_Recv pairs carrying their keys' attrs) and splits it a second time,
-// by device (seed 001, "图二次分裂"): Partition with SplitByDevice, the
-// session's "_G" name generator (so names never clash with the master's
-// "/_" ones) and control_flow_added (the master added the control loops of
-// frames spanning devices). One executor per device partition; the result
-// is a graph handle.
+// Register takes the partition the master cut for this task (every node placed
+// on one of this task's devices; edges to other tasks already _Send/_Recv pairs
+// carrying their keys' attrs) and splits it a second time, by device (as
+// TensorFlow's core/distributed_runtime/graph_mgr.cc): Partition with
+// SplitByDevice, the session's "_G" name generator (so names never clash with
+// the master's "/_" ones) and control_flow_added (the master added the control
+// loops of frames spanning devices). One executor per device partition; the
+// result is a graph handle.
 //
 // ExecuteAsync runs one step of a graph: every executor at once over the
 // step's rendezvous, joined by an ExecutorBarrier. Steps of one graph may

@@ -2,7 +2,8 @@
 #define TRIBUTARY_WORKER_RPC_REMOTE_RENDEZVOUS_H_
 
 // The rendezvous of one step on one worker (TensorFlow's
-// RpcRemoteRendezvous, seed 001 "Recv-Driven"):
+// RpcRemoteRendezvous, core/distributed_runtime/rpc/
+// rpc_rendezvous_mgr.cc; transfers are driven by the receiver):
 //
 //  * Send is always local: a _Send (or a RunGraph feed) puts its tensor in
 //    this worker's table and never blocks. A peer that needs it asks with

@@ -1,11 +1,11 @@
 #ifndef TRIBUTARY_WORKER_WORKER_SESSION_H_
 #define TRIBUTARY_WORKER_WORKER_SESSION_H_
 
-// The state one master session keeps on one worker (TensorFlow's
-// WorkerSession, seed 001: "Worker 为其每个请求计算的 Master 创建一个
-// WorkerSession 实例"): its registered graphs and the resources (variables)
-// its kernels use, plus a cancellation manager that is the parent of every
-// step it runs, so deleting the session stops its steps.
+// The state one master session keeps on one worker (TensorFlow's WorkerSession,
+// core/distributed_runtime/worker_session.h: one per master session that asked
+// this worker to compute): its registered graphs and the resources (variables)
+// its kernels use, plus a cancellation manager that is the parent of every step
+// it runs, so deleting the session stops its steps.
 //
 // Resources: with isolate_session_state the session owns a ResourceMgr of
 // its own (its variables die with it); otherwise (TensorFlow's default) it

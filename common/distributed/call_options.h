@@ -4,13 +4,13 @@
 // Per-call options of a WorkerInterface call: a deadline and a way to
 // cancel the call while it is in flight.
 //
-// Every remote call carries a deadline (DESIGN.md: "Every RPC carries a
-// deadline"); the transport turns an expired one into DeadlineExceeded. The
-// caller may StartCancel() at any time (a step was aborted, the master is
-// shutting down): the transport registered a cancel hook when it started the
-// call (gRPC: ClientContext::TryCancel), and the call then completes with
-// Cancelled. Cancelling before the hook is set, or after the call completed,
-// is harmless: a hook set after StartCancel() runs at once.
+// Every remote call carries a deadline (a project rule: every wait has a
+// deadline or a cancellation path); the transport turns an expired one into
+// DeadlineExceeded. The caller may StartCancel() at any time (a step was
+// aborted, the master is shutting down): the transport registered a cancel hook
+// when it started the call (gRPC: ClientContext::TryCancel), and the call then
+// completes with Cancelled. Cancelling before the hook is set, or after the
+// call completed, is harmless: a hook set after StartCancel() runs at once.
 
 #include <functional>
 

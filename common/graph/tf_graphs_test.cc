@@ -47,7 +47,7 @@ const char* GraphsDir() { return std::getenv("TRIBUTARY_TF_GRAPHS"); }
 #define SKIP_WITHOUT_GRAPHS()                                               \
   if (GraphsDir() == nullptr) {                                             \
     GTEST_SKIP() << "TRIBUTARY_TF_GRAPHS not set; run with "                \
-                    "--test_env=TRIBUTARY_TF_GRAPHS=/work/shared/testdata/" \
+                    "--test_env=TRIBUTARY_TF_GRAPHS=$PWD/tests/testdata/" \
                     "tf_graphs";                                            \
   }
 

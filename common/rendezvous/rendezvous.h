@@ -7,7 +7,8 @@
 // producer Send()s one tensor (or a dead marker) under a key and never
 // blocks; the consumer asks for it with RecvAsync() before or after it was
 // sent and gets a callback as soon as both halves are there. This is what
-// makes step execution recv-driven (seed 001): partitions run concurrently
+// makes step execution recv-driven (TensorFlow's
+// core/framework/rendezvous.h): partitions run concurrently
 // and each _Recv simply waits for its _Send.
 //
 // Implementations: LocalRendezvous (the table), IntraProcessRendezvous

@@ -1,5 +1,6 @@
 // CPU kernels for _Arg and _Retval, the feed and fetch nodes of a partition
-// graph rewritten for the call-frame mechanism (seed 001).
+// graph rewritten for the call-frame mechanism (TensorFlow's
+// core/kernels/function_ops.cc).
 //
 // The executor runs these two nodes itself against Executor::Args::
 // call_frame (common/runtime/executor/call_frame.h), because

@@ -33,7 +33,7 @@ using tensorflow::DataType;
 using tensorflow::OpDef;
 
 // Every op the runtime relies on, by family (the brief's list plus what the
-// graphs under shared/testdata/tf_graphs use).
+// graphs under tests/testdata/tf_graphs use).
 const std::vector<std::string>& RequiredOps() {
   static const auto* const kOps = new std::vector<std::string>{
       // Graph plumbing.
@@ -461,7 +461,7 @@ TEST(OpsTest, TensorFlowGraphsValidateAgainstOurOps) {
   const char* dir = std::getenv("TRIBUTARY_TF_GRAPHS");
   if (dir == nullptr || *dir == '\0') {
     GTEST_SKIP() << "TRIBUTARY_TF_GRAPHS not set (point it at "
-                    "shared/testdata/tf_graphs)";
+                    "tests/testdata/tf_graphs)";
   }
   int graphs = 0;
   bool saw_unknown_op = false;

@@ -30,7 +30,7 @@ namespace {
 #define SKIP_WITHOUT_TF_GRAPHS()                                            \
   if (std::getenv("TRIBUTARY_TF_GRAPHS") == nullptr) {                      \
     GTEST_SKIP() << "TRIBUTARY_TF_GRAPHS not set; run with "                \
-                    "--test_env=TRIBUTARY_TF_GRAPHS=/work/shared/testdata/" \
+                    "--test_env=TRIBUTARY_TF_GRAPHS=$PWD/tests/testdata/" \
                     "tf_graphs";                                            \
   }
 

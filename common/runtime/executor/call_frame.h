@@ -2,12 +2,13 @@
 #define TRIBUTARY_COMMON_RUNTIME_EXECUTOR_CALL_FRAME_H_
 
 // The call frame: how a partition graph rewritten for call-frame feeds and
-// fetches (seed 001) receives its feeds and returns its fetches. The
-// rewrite turns each feed into an `_Arg` node with attr index=i and each
-// fetch into a `_Retval` node with index=j; at run time the executor reads
-// argument i from the frame for the _Arg and stores the _Retval's input as
-// return value j. This avoids a rendezvous round trip (key formatting, a
-// hash table, a lock) for every feed and fetch of a local step.
+// fetches (TensorFlow's FunctionCallFrame, core/framework/function.h) receives
+// its feeds and returns its fetches. The rewrite turns each feed into an `_Arg`
+// node with attr index=i and each fetch into a `_Retval` node with index=j; at
+// run time the executor reads argument i from the frame for the _Arg and stores
+// the _Retval's input as return value j. This avoids a rendezvous round trip
+// (key formatting, a hash table, a lock) for every feed and fetch of a local
+// step.
 //
 // TensorFlow's CallFrameInterface and FunctionCallFrame, with its error
 // messages.

@@ -2,7 +2,8 @@
 #define TRIBUTARY_COMMON_RUNTIME_EXECUTOR_EXECUTOR_H_
 
 // The executor: runs one partition graph (all nodes on one device) for one
-// step at a time, as TensorFlow's local executor does (seed 002).
+// step at a time, as TensorFlow's local executor does
+// (core/common_runtime/executor.cc).
 //
 // NewLocalExecutor() prepares a graph once: a topological pass gives every
 // node a precomputed item (kernel, where its inputs live, its out-edges, its

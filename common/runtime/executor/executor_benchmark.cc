@@ -3,8 +3,8 @@
 //   * a fan-out/fan-in (one source, W parallel nodes, one W-input sum),
 //   * a fan-out of expensive (spinning) kernels, where threads pay off,
 // each single-threaded (no inter-op pool: everything on the caller) and
-// with an inter-op pool. The seed-002 budget is 0.5 us per inexpensive
-// node single-threaded on the 10k chain.
+// with an inter-op pool. Our budget is 0.5 us per inexpensive node
+// single-threaded on the 10k chain (docs/benchmarks.md).
 //
 //   bazel run -c opt //common/runtime/executor:executor_benchmark -- \
 //       --threads 4 --steps 200

@@ -30,7 +30,7 @@ TEST(ExecutorTfGraphsTest, Tf1WhileCounterCountsToTen) {
   const char* dir = std::getenv("TRIBUTARY_TF_GRAPHS");
   if (dir == nullptr || *dir == '\0') {
     GTEST_SKIP() << "TRIBUTARY_TF_GRAPHS not set; run with "
-                    "--test_env=TRIBUTARY_TF_GRAPHS=/work/shared/testdata/"
+                    "--test_env=TRIBUTARY_TF_GRAPHS=$PWD/tests/testdata/"
                     "tf_graphs";
   }
   std::ifstream in(std::string(dir) + "/tf1_while_counter.pbtxt");

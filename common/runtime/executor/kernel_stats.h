@@ -1,8 +1,8 @@
 #ifndef TRIBUTARY_COMMON_RUNTIME_EXECUTOR_KERNEL_STATS_H_
 #define TRIBUTARY_COMMON_RUNTIME_EXECUTOR_KERNEL_STATS_H_
 
-// Adaptive inline-vs-thread-pool classification of kernels (seed 002:
-// "自适应调度").
+// Adaptive inline-vs-thread-pool classification of kernels (as TensorFlow's
+// core/common_runtime/kernel_stat.h does).
 //
 // Handing a kernel to another thread costs a few microseconds; running a
 // cheap kernel inline costs nothing. A kernel that says it is expensive

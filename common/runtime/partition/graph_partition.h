@@ -4,7 +4,7 @@
 // Splits a placed graph into one GraphDef per "location", cutting every edge
 // whose ends lie in different locations into a _Send/_Recv pair, as
 // TensorFlow's graph_partition.cc does. The same code serves both levels of
-// the distributed split (seed 001): the master splits by task
+// the distributed split: the master splits by task
 // ("/job:ps/replica:0/task:0"), each worker then splits its part by device.
 // Only the location function differs (SplitByTask / SplitByDevice).
 //

@@ -7,7 +7,7 @@
 // and targets do not need is pruned.
 //
 // Two conventions, as in TensorFlow:
-//  * call frame (use_function_convention = true), seed 001's
+//  * call frame (use_function_convention = true), TensorFlow's
 //    FunctionCallFrame: feed i becomes
 //      _Arg "_arg_<node>_<output>_<i>"        [T, index = i]
 //    and fetch j becomes

@@ -72,7 +72,7 @@ class TfGraphsPartitionTest
 TEST_P(TfGraphsPartitionTest, RoundRobinPlacementPartitionsConsistently) {
   if (std::getenv("TRIBUTARY_TF_GRAPHS") == nullptr) {
     GTEST_SKIP() << "TRIBUTARY_TF_GRAPHS not set; run with "
-                    "--test_env=TRIBUTARY_TF_GRAPHS=/work/shared/testdata/"
+                    "--test_env=TRIBUTARY_TF_GRAPHS=$PWD/tests/testdata/"
                     "tf_graphs";
   }
   const int num_devices = std::get<0>(GetParam());

@@ -2,7 +2,7 @@
 #define TRIBUTARY_COMMON_RUNTIME_SESSION_LOCAL_SESSION_H_
 
 // The in-process session (TensorFlow's DirectSession): client, master and
-// worker in one object (seed 001, "单机会话").
+// worker in one object (core/common_runtime/direct_session.cc).
 //
 // New(config) creates the session's own devices from the ConfigProto
 // (device_count {"CPU": N}, intra_op_parallelism_threads) and its inter-op
