@@ -61,9 +61,9 @@ LAYERS = [
     ]),
     ("tests", [
         "tests/distributed",
-        "tests/docs",
         "tests/interop",
         "tests/layering",
+        "tests/repository",
         "tests/testdata",
     ]),
 ]
