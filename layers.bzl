@@ -28,7 +28,7 @@ LAYERS = [
     ("graph", ["common/graph"]),
     ("rendezvous", ["common/rendezvous", "common/resource"]),
     ("cluster", ["common/cluster"]),
-    ("distributed", ["common/distributed"]),
+    ("distributed", ["common/distributed", "common/distributed/testing"]),
     ("rpc", ["common/rpc"]),
     ("daemon", ["common/daemon"]),
     ("devices", ["devices", "devices/cpu"]),

@@ -2,10 +2,10 @@
 
 #include <memory>
 
+#include "common/distributed/testing/fake_worker.h"
 #include "common/framework/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "master/testing/fake_worker.h"
 
 namespace tributary {
 namespace {

@@ -1,19 +1,25 @@
 // NewGrpcRemoteWorker against NewGrpcWorkerService over a real gRPC server on
-// 127.0.0.1, serving a fake WorkerInterface: every method round-trips,
-// tensors travel both ways, and deadlines, cancellation and errors behave as
-// WorkerInterface promises.
+// 127.0.0.1, serving the FakeWorker (common/distributed/testing): every method
+// round-trips, tensors travel both ways, and deadlines, cancellation and
+// errors behave as WorkerInterface promises.
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "common/distributed/call_options.h"
+#include "common/distributed/testing/fake_worker.h"
 #include "common/distributed/worker_interface.h"
 #include "common/framework/status.h"
 #include "common/framework/tensor.h"
@@ -33,6 +39,7 @@ namespace {
 
 constexpr char kTask[] = "/job:worker/replica:0/task:1";
 constexpr int64_t kBigBytes = 64 << 20;
+const absl::Duration kTimeout = absl::Seconds(30);
 
 Tensor BigTensor() {
   Tensor t(DT_FLOAT, TensorShape({kBigBytes / 4}));
@@ -60,159 +67,6 @@ class Done {
  private:
   absl::Notification done_;
   absl::Status status_;
-};
-
-// Answers every method from memory. Special names make it fail or block:
-// graph handle / rendezvous key "block" waits until the call is cancelled,
-// "error" fails with InvalidArgument naming a node.
-class FakeWorker : public WorkerInterface {
- public:
-  absl::Notification blocked;    // a "block" call arrived
-  std::atomic<bool> register_graph_on_loop_thread{false};
-  absl::Notification cancelled;  // ...and its CallOptions were cancelled
-
-  absl::Time last_deadline() {
-    absl::MutexLock l(&mu_);
-    return last_deadline_;
-  }
-  const Tensor& big() {
-    absl::MutexLock l(&mu_);
-    if (big_.NumElements() == 0) big_ = BigTensor();
-    return big_;
-  }
-
-  void GetStatusAsync(CallOptions* opts, const tensorflow::GetStatusRequest*,
-                      tensorflow::GetStatusResponse* response,
-                      StatusCallback done) override {
-    Record(opts);
-    auto* d = response->add_device_attributes();
-    d->set_name(std::string(kTask) + "/device:CPU:0");
-    d->set_device_type("CPU");
-    d->set_incarnation(42);
-    done(absl::OkStatus());
-  }
-  void CreateWorkerSessionAsync(
-      CallOptions* opts, const tensorflow::CreateWorkerSessionRequest* request,
-      tensorflow::CreateWorkerSessionResponse*, StatusCallback done) override {
-    Record(opts);
-    if (request->session_handle() == "fail") {
-      done(errors::AlreadyExists("session fail exists"));
-      return;
-    }
-    // Answer from another thread, as a real worker may.
-    std::thread([done] { done(absl::OkStatus()); }).detach();
-  }
-  void DeleteWorkerSessionAsync(CallOptions* opts,
-                                const tensorflow::DeleteWorkerSessionRequest*,
-                                tensorflow::DeleteWorkerSessionResponse*,
-                                StatusCallback done) override {
-    Record(opts);
-    done(absl::OkStatus());
-  }
-  void RegisterGraphAsync(CallOptions* opts,
-                          const tensorflow::RegisterGraphRequest* request,
-                          tensorflow::RegisterGraphResponse* response,
-                          StatusCallback done) override {
-    Record(opts);
-    register_graph_on_loop_thread = RpcLoop::OnLoopThread();
-    response->set_graph_handle(absl::StrCat(
-        "graph:", request->session_handle(), ":",
-        request->graph_def().node_size()));
-    done(absl::OkStatus());
-  }
-  void DeregisterGraphAsync(CallOptions* opts,
-                            const tensorflow::DeregisterGraphRequest* request,
-                            tensorflow::DeregisterGraphResponse*,
-                            StatusCallback done) override {
-    Record(opts);
-    done(request->graph_handle().empty()
-             ? errors::NotFound("no graph handle")
-             : absl::OkStatus());
-  }
-  void RunGraphAsync(CallOptions* opts, const RunGraphRequestMsg* request,
-                     RunGraphResponseMsg* response,
-                     StatusCallback done) override {
-    Record(opts);
-    if (request->proto.graph_handle() == "block") return Block(opts, done);
-    if (request->proto.graph_handle() == "error") {
-      done(errors::InvalidArgument("node 'x' failed: bad input"));
-      return;
-    }
-    // Echo each recv_key from the feed of the same name.
-    for (const std::string& key : request->proto.recv_key()) {
-      for (const auto& [name, tensor] : request->send) {
-        if (name == key) response->recv.emplace_back(key, tensor);
-      }
-    }
-    response->proto.mutable_step_stats()->add_dev_stats()->set_device(
-        absl::StrCat("step ", request->proto.step_id()));
-    done(absl::OkStatus());
-  }
-  void CleanupGraphAsync(CallOptions* opts,
-                         const tensorflow::CleanupGraphRequest*,
-                         tensorflow::CleanupGraphResponse*,
-                         StatusCallback done) override {
-    Record(opts);
-    done(absl::OkStatus());
-  }
-  void CleanupAllAsync(CallOptions* opts, const tensorflow::CleanupAllRequest*,
-                       tensorflow::CleanupAllResponse*,
-                       StatusCallback done) override {
-    Record(opts);
-    done(absl::OkStatus());
-  }
-  void RecvTensorAsync(CallOptions* opts,
-                       const tensorflow::RecvTensorRequest* request,
-                       TensorResponse* response, StatusCallback done) override {
-    Record(opts);
-    const std::string& key = request->rendezvous_key();
-    if (key == "block") return Block(opts, done);
-    if (key == "big") {
-      response->tensor = big();
-    } else if (key == "dead") {
-      response->is_dead = true;
-    } else if (key == "stale") {
-      done(errors::Aborted("stale incarnation"));
-      return;
-    } else {
-      response->tensor = test::AsTensor<int64_t>({request->step_id(), 7});
-    }
-    response->send_start_micros = 1234;
-    done(absl::OkStatus());
-  }
-  void LoggingAsync(CallOptions* opts, const tensorflow::LoggingRequest* request,
-                    tensorflow::LoggingResponse* response,
-                    StatusCallback done) override {
-    Record(opts);
-    for (int64_t id : request->fetch_step_id()) {
-      response->add_step()->set_step_id(id);
-    }
-    done(absl::OkStatus());
-  }
-  void TracingAsync(CallOptions* opts, const tensorflow::TracingRequest*,
-                    tensorflow::TracingResponse*,
-                    StatusCallback done) override {
-    Record(opts);
-    done(absl::OkStatus());
-  }
-
- private:
-  void Record(CallOptions* opts) {
-    absl::MutexLock l(&mu_);
-    last_deadline_ = opts->deadline();
-  }
-  // Completes only when the call's options are cancelled.
-  void Block(CallOptions* opts, StatusCallback done) {
-    opts->SetCancelCallback([this, done] {
-      cancelled.Notify();
-      done(errors::Cancelled("fake worker: call cancelled"));
-    });
-    blocked.Notify();
-  }
-
-  absl::Mutex mu_;
-  absl::Time last_deadline_ ABSL_GUARDED_BY(mu_);
-  Tensor big_ ABSL_GUARDED_BY(mu_);
 };
 
 // Keeps freed blocks for reuse, like the runtime's caching allocator, so a
@@ -273,9 +127,123 @@ class GrpcWorkerE2ETest : public ::testing::Test {
     return absl::StrCat("(worker ", kTask, " at ", address_, ")");
   }
 
-  FakeWorker fake_;
+  // Creates session "s" and registers a graph in it through the remote
+  // worker, as the master does before a RunGraph; returns the handle.
+  std::string RegisterGraph() {
+    tensorflow::CreateWorkerSessionRequest create;
+    create.set_session_handle("s");
+    tensorflow::CreateWorkerSessionResponse create_response;
+    absl::Status s =
+        worker_->CreateWorkerSession(create, &create_response, kTimeout);
+    EXPECT_TRUE(s.ok()) << s;
+    tensorflow::RegisterGraphRequest reg;
+    reg.set_session_handle("s");
+    tensorflow::RegisterGraphResponse reg_response;
+    s = worker_->RegisterGraph(reg, &reg_response, kTimeout);
+    EXPECT_TRUE(s.ok()) << s;
+    return reg_response.graph_handle();
+  }
+
+  // A RunGraph that the fake holds until the caller cancels it.
+  struct HangingCall {
+    CallOptions opts;
+    RunGraphRequestMsg request;
+    RunGraphResponseMsg response;
+    Done done;
+  };
+  // Starts one and returns once it hangs in the fake.
+  std::unique_ptr<HangingCall> StartHangingRunGraph() {
+    fake_.HangRunGraphUntilCancelled();
+    auto call = std::make_unique<HangingCall>();
+    call->request.proto.set_graph_handle(RegisterGraph());
+    worker_->RunGraphAsync(&call->opts, &call->request, &call->response,
+                           call->done.Callback());
+    EXPECT_TRUE(fake_.WaitForHungCalls(1, kTimeout));
+    return call;
+  }
+
+  // Every typed method once, checked on both sides: what the fake recorded
+  // and what the client got back.
+  void RoundTripTypedMethods() {
+    tensorflow::GetStatusResponse status;
+    ASSERT_TRUE(
+        worker_->GetStatus(tensorflow::GetStatusRequest(), &status, kTimeout)
+            .ok());
+    ASSERT_EQ(status.device_attributes_size(), 1);
+    EXPECT_EQ(status.device_attributes(0).name(), fake_.devices()[0].name());
+    EXPECT_EQ(status.device_attributes(0).incarnation(),
+              fake_.devices()[0].incarnation());
+    // The client's deadline reached the worker.
+    EXPECT_LE(fake_.last_deadline(), absl::Now() + 2 * kTimeout);
+
+    tensorflow::CreateWorkerSessionRequest create;
+    create.set_session_handle("s1");
+    tensorflow::CreateWorkerSessionResponse create_response;
+    EXPECT_TRUE(
+        worker_->CreateWorkerSession(create, &create_response, kTimeout).ok());
+    EXPECT_EQ(fake_.live_sessions(), std::set<std::string>{"s1"});
+
+    tensorflow::RegisterGraphRequest reg;
+    reg.set_session_handle("s1");
+    reg.mutable_graph_def()->add_node()->set_name("a");
+    reg.mutable_graph_def()->add_node()->set_name("b");
+    tensorflow::RegisterGraphResponse reg_response;
+    ASSERT_TRUE(worker_->RegisterGraph(reg, &reg_response, kTimeout).ok());
+    EXPECT_EQ(fake_.live_graphs(),
+              std::set<std::string>{reg_response.graph_handle()});
+    ASSERT_EQ(fake_.register_requests().size(), 1u);
+    EXPECT_EQ(fake_.register_requests()[0].graph_def().node(1).name(), "b");
+
+    tensorflow::DeregisterGraphRequest dereg;
+    dereg.set_graph_handle(reg_response.graph_handle());
+    tensorflow::DeregisterGraphResponse dereg_response;
+    EXPECT_TRUE(
+        worker_->DeregisterGraph(dereg, &dereg_response, kTimeout).ok());
+    EXPECT_TRUE(fake_.live_graphs().empty());
+
+    tensorflow::CleanupGraphRequest cleanup;
+    cleanup.set_step_id(5);
+    tensorflow::CleanupGraphResponse cleanup_response;
+    EXPECT_TRUE(
+        worker_->CleanupGraph(cleanup, &cleanup_response, kTimeout).ok());
+    EXPECT_EQ(fake_.cleanup_step_ids(), std::vector<int64_t>{5});
+
+    tensorflow::CleanupAllRequest cleanup_all;
+    cleanup_all.add_container("c");
+    tensorflow::CleanupAllResponse cleanup_all_response;
+    EXPECT_TRUE(
+        worker_->CleanupAll(cleanup_all, &cleanup_all_response, kTimeout)
+            .ok());
+    EXPECT_EQ(fake_.cleanup_all_containers(),
+              std::vector<std::vector<std::string>>{{"c"}});
+
+    tensorflow::LoggingRequest logging;
+    logging.add_fetch_step_id(11);
+    logging.add_fetch_step_id(12);
+    tensorflow::LoggingResponse logging_response;
+    ASSERT_TRUE(worker_->Logging(logging, &logging_response, kTimeout).ok());
+    ASSERT_EQ(logging_response.step_size(), 2);
+    EXPECT_EQ(logging_response.step(1).step_id(), 12);
+
+    tensorflow::TracingResponse tracing_response;
+    EXPECT_TRUE(worker_
+                    ->Tracing(tensorflow::TracingRequest(), &tracing_response,
+                              kTimeout)
+                    .ok());
+
+    tensorflow::DeleteWorkerSessionRequest del;
+    del.set_session_handle("s1");
+    tensorflow::DeleteWorkerSessionResponse del_response;
+    EXPECT_TRUE(
+        worker_->DeleteWorkerSession(del, &del_response, kTimeout).ok());
+    EXPECT_TRUE(fake_.live_sessions().empty());
+  }
+
+  // Destroyed in reverse: the fake's records hold tensors from the
+  // allocators, and the service and its calls refer to the fake.
   ReusingAllocator server_allocator_;
   ReusingAllocator client_allocator_;
+  FakeWorker fake_{kTask};
   std::unique_ptr<RpcService> service_;
   std::unique_ptr<GrpcServer> server_;
   std::string address_;
@@ -283,71 +251,39 @@ class GrpcWorkerE2ETest : public ::testing::Test {
   std::unique_ptr<WorkerInterface> worker_;
 };
 
-const absl::Duration kTimeout = absl::Seconds(30);
+// Starts a server for `service` on a free port and stops it: the address
+// nobody listens on, until a test starts a server there again.
+std::string StoppedServerAddress(RpcService* service) {
+  absl::StatusOr<GrpcServerHandle> server =
+      StartGrpcServer("127.0.0.1:0", {service});
+  if (!server.ok()) {
+    ADD_FAILURE() << server.status();
+    return "";
+  }
+  server->server->Shutdown();
+  return server->address;
+}
 
-TEST_F(GrpcWorkerE2ETest, TypedMethodsRoundTrip) {
-  tensorflow::GetStatusResponse status;
-  ASSERT_TRUE(
-      worker_->GetStatus(tensorflow::GetStatusRequest(), &status, kTimeout)
-          .ok());
-  ASSERT_EQ(status.device_attributes_size(), 1);
-  EXPECT_EQ(status.device_attributes(0).incarnation(), 42u);
-  // The client's deadline reached the worker.
-  EXPECT_NE(fake_.last_deadline(), absl::InfiniteFuture());
+TEST_F(GrpcWorkerE2ETest, TypedMethodsRoundTrip) { RoundTripTypedMethods(); }
 
-  tensorflow::CreateWorkerSessionRequest create;
-  create.set_session_handle("s1");
-  tensorflow::CreateWorkerSessionResponse create_response;
-  EXPECT_TRUE(
-      worker_->CreateWorkerSession(create, &create_response, kTimeout).ok());
-
-  tensorflow::RegisterGraphRequest reg;
-  reg.set_session_handle("s1");
-  reg.mutable_graph_def()->add_node()->set_name("a");
-  reg.mutable_graph_def()->add_node()->set_name("b");
-  tensorflow::RegisterGraphResponse reg_response;
-  ASSERT_TRUE(worker_->RegisterGraph(reg, &reg_response, kTimeout).ok());
-  EXPECT_EQ(reg_response.graph_handle(), "graph:s1:2");
-
-  tensorflow::DeregisterGraphRequest dereg;
-  dereg.set_graph_handle(reg_response.graph_handle());
-  tensorflow::DeregisterGraphResponse dereg_response;
-  EXPECT_TRUE(worker_->DeregisterGraph(dereg, &dereg_response, kTimeout).ok());
-
-  tensorflow::CleanupGraphRequest cleanup;
-  cleanup.set_step_id(5);
-  tensorflow::CleanupGraphResponse cleanup_response;
-  EXPECT_TRUE(worker_->CleanupGraph(cleanup, &cleanup_response, kTimeout).ok());
-
-  tensorflow::CleanupAllResponse cleanup_all_response;
-  EXPECT_TRUE(worker_
-                  ->CleanupAll(tensorflow::CleanupAllRequest(),
-                               &cleanup_all_response, kTimeout)
-                  .ok());
-
-  tensorflow::LoggingRequest logging;
-  logging.add_fetch_step_id(11);
-  logging.add_fetch_step_id(12);
-  tensorflow::LoggingResponse logging_response;
-  ASSERT_TRUE(worker_->Logging(logging, &logging_response, kTimeout).ok());
-  ASSERT_EQ(logging_response.step_size(), 2);
-  EXPECT_EQ(logging_response.step(1).step_id(), 12);
-
-  tensorflow::TracingResponse tracing_response;
-  EXPECT_TRUE(worker_
-                  ->Tracing(tensorflow::TracingRequest(), &tracing_response,
-                            kTimeout)
-                  .ok());
-
-  tensorflow::DeleteWorkerSessionRequest del;
-  del.set_session_handle("s1");
-  tensorflow::DeleteWorkerSessionResponse del_response;
-  EXPECT_TRUE(worker_->DeleteWorkerSession(del, &del_response, kTimeout).ok());
+// The service must not care on which thread the worker answers.
+TEST_F(GrpcWorkerE2ETest, TypedMethodsRoundTripAnsweredFromAnotherThread) {
+  fake_.AnswerFromAnotherThread(true);
+  RoundTripTypedMethods();
 }
 
 TEST_F(GrpcWorkerE2ETest, RunGraphCarriesTensorsBothWays) {
+  // The default answer (fetches of feeds), plus step stats naming the step.
+  fake_.SetRunGraphHandler([this](CallOptions*,
+                                  const RunGraphRequestMsg& request,
+                                  RunGraphResponseMsg* response,
+                                  StatusCallback done) {
+    response->proto.mutable_step_stats()->add_dev_stats()->set_device(
+        absl::StrCat("step ", request.proto.step_id()));
+    fake_.DefaultRunGraph(request, response, std::move(done));
+  });
   RunGraphRequestMsg request;
-  request.proto.set_graph_handle("g");
+  request.proto.set_graph_handle(RegisterGraph());
   request.proto.set_step_id(77);
   request.send.emplace_back("x", test::AsTensor<float>({1, 2, 3, 4}, {2, 2}));
   request.send.emplace_back("s", test::AsTensor<std::string>({"a", "bc"}));
@@ -371,9 +307,26 @@ TEST_F(GrpcWorkerE2ETest, RunGraphCarriesTensorsBothWays) {
   ASSERT_EQ(response.proto.step_stats().dev_stats_size(), 1);
   EXPECT_EQ(response.proto.step_stats().dev_stats(0).device(), "step 77");
   EXPECT_EQ(response.proto.recv_size(), 0);
+  ASSERT_EQ(fake_.num_run_graph(), 1);
+  EXPECT_EQ(fake_.run_graph_requests()[0].proto.step_id(), 77);
 }
 
 TEST_F(GrpcWorkerE2ETest, RecvTensorSmallDeadAndBig) {
+  const Tensor big = BigTensor();
+  fake_.SetRecvTensorHandler([&big](CallOptions*,
+                                    const tensorflow::RecvTensorRequest& request,
+                                    TensorResponse* response,
+                                    StatusCallback done) {
+    if (request.rendezvous_key() == "dead") {
+      response->is_dead = true;
+    } else if (request.rendezvous_key() == "big") {
+      response->tensor = big;
+    } else {
+      response->tensor = test::AsTensor<int64_t>({request.step_id(), 7});
+    }
+    response->send_start_micros = 1234;
+    done(absl::OkStatus());
+  });
   tensorflow::RecvTensorRequest request;
   request.set_step_id(99);
   request.set_rendezvous_key("small");
@@ -390,16 +343,22 @@ TEST_F(GrpcWorkerE2ETest, RecvTensorSmallDeadAndBig) {
   EXPECT_TRUE(dead.is_dead);
 
   request.set_rendezvous_key("big");
-  TensorResponse big;
-  ASSERT_TRUE(worker_->RecvTensor(request, &big, kTimeout).ok());
-  EXPECT_TRUE(big.tensor.tensor_data() == fake_.big().tensor_data());
+  TensorResponse big_response;
+  ASSERT_TRUE(worker_->RecvTensor(request, &big_response, kTimeout).ok());
+  EXPECT_TRUE(big_response.tensor.tensor_data() == big.tensor_data());
 }
 
 TEST_F(GrpcWorkerE2ETest, RecvTensorThroughput) {
   // Informational (no timing assert): 64 MiB transfers, buffers reused.
+  const Tensor big = BigTensor();
+  fake_.SetRecvTensorHandler([&big](CallOptions*,
+                                    const tensorflow::RecvTensorRequest&,
+                                    TensorResponse* response,
+                                    StatusCallback done) {
+    response->tensor = big;
+    done(absl::OkStatus());
+  });
   tensorflow::RecvTensorRequest request;
-  request.set_rendezvous_key("big");
-  fake_.big();
   for (int round = 0; round < 2; ++round) {
     const int n = 8;
     const absl::Time start = absl::Now();
@@ -414,6 +373,10 @@ TEST_F(GrpcWorkerE2ETest, RecvTensorThroughput) {
 }
 
 TEST_F(GrpcWorkerE2ETest, ErrorsKeepTheirCodeAndNameTheTask) {
+  const std::string graph = RegisterGraph();
+
+  fake_.SetCreateWorkerSessionError(
+      errors::AlreadyExists("session fail exists"));
   tensorflow::CreateWorkerSessionRequest create;
   create.set_session_handle("fail");
   tensorflow::CreateWorkerSessionResponse create_response;
@@ -422,60 +385,64 @@ TEST_F(GrpcWorkerE2ETest, ErrorsKeepTheirCodeAndNameTheTask) {
   EXPECT_EQ(s.code(), absl::StatusCode::kAlreadyExists);
   EXPECT_EQ(s.message(), "session fail exists " + Annotation());
 
+  fake_.FailRunGraphWith(errors::InvalidArgument("node 'x' failed: bad input"));
   RunGraphRequestMsg request;
-  request.proto.set_graph_handle("error");
+  request.proto.set_graph_handle(graph);
   RunGraphResponseMsg response;
   s = worker_->RunGraph(request, &response, kTimeout);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("node 'x' failed"), std::string::npos) << s;
   EXPECT_NE(s.message().find(Annotation()), std::string::npos) << s;
 
+  fake_.SetRecvTensorHandler([](CallOptions*,
+                                const tensorflow::RecvTensorRequest&,
+                                TensorResponse*, StatusCallback done) {
+    done(errors::Aborted("stale incarnation"));
+  });
   tensorflow::RecvTensorRequest recv;
-  recv.set_rendezvous_key("stale");
   TensorResponse tensor;
   s = worker_->RecvTensor(recv, &tensor, kTimeout);
   EXPECT_EQ(s.code(), absl::StatusCode::kAborted);
 }
 
 TEST_F(GrpcWorkerE2ETest, DeadlineExceededCancelsTheServerSide) {
+  fake_.HangRunGraphUntilCancelled();
   RunGraphRequestMsg request;
-  request.proto.set_graph_handle("block");
+  request.proto.set_graph_handle(RegisterGraph());
   RunGraphResponseMsg response;
-  absl::Status s =
-      worker_->RunGraph(request, &response, absl::Milliseconds(300));
+  const absl::Duration timeout = absl::Milliseconds(300);
+  absl::Status s = worker_->RunGraph(request, &response, timeout);
   EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
   EXPECT_NE(s.message().find(Annotation()), std::string::npos) << s;
   // gRPC cancels the server side at the deadline; the worker's options saw
   // the deadline and then the cancellation.
-  EXPECT_TRUE(fake_.cancelled.WaitForNotificationWithTimeout(kTimeout));
-  EXPECT_NE(fake_.last_deadline(), absl::InfiniteFuture());
+  EXPECT_TRUE(fake_.WaitForCancelledCalls(1, kTimeout));
+  EXPECT_LE(fake_.last_deadline(), absl::Now() + timeout);
 }
 
 TEST_F(GrpcWorkerE2ETest, ClientCancelReachesTheWorker) {
-  CallOptions opts;
-  RunGraphRequestMsg request;
-  request.proto.set_graph_handle("block");
-  RunGraphResponseMsg response;
-  Done done;
-  worker_->RunGraphAsync(&opts, &request, &response, done.Callback());
-  ASSERT_TRUE(fake_.blocked.WaitForNotificationWithTimeout(kTimeout));
-  opts.StartCancel();
-  absl::Status s = done.Wait();
+  std::unique_ptr<HangingCall> call = StartHangingRunGraph();
+  call->opts.StartCancel();
+  absl::Status s = call->done.Wait();
   EXPECT_EQ(s.code(), absl::StatusCode::kCancelled) << s;
-  EXPECT_TRUE(fake_.cancelled.WaitForNotificationWithTimeout(kTimeout));
+  EXPECT_TRUE(fake_.WaitForCancelledCalls(1, kTimeout));
 }
 
 TEST_F(GrpcWorkerE2ETest, RecvTensorCancel) {
+  fake_.SetRecvTensorHandler([this](CallOptions* opts,
+                                    const tensorflow::RecvTensorRequest&,
+                                    TensorResponse*, StatusCallback done) {
+    fake_.HangUntilCancelled(opts, std::move(done));
+  });
   CallOptions opts;
   tensorflow::RecvTensorRequest request;
-  request.set_rendezvous_key("block");
   TensorResponse response;
   Done done;
   worker_->RecvTensorAsync(&opts, &request, &response, done.Callback());
-  ASSERT_TRUE(fake_.blocked.WaitForNotificationWithTimeout(kTimeout));
+  ASSERT_TRUE(fake_.WaitForHungCalls(1, kTimeout));
   opts.StartCancel();
   EXPECT_EQ(done.Wait().code(), absl::StatusCode::kCancelled);
-  EXPECT_TRUE(fake_.cancelled.WaitForNotificationWithTimeout(kTimeout));
+  EXPECT_TRUE(fake_.WaitForCancelledCalls(1, kTimeout));
 }
 
 TEST_F(GrpcWorkerE2ETest, CancelledBeforeTheCallStarts) {
@@ -489,16 +456,10 @@ TEST_F(GrpcWorkerE2ETest, CancelledBeforeTheCallStarts) {
 }
 
 TEST_F(GrpcWorkerE2ETest, CallOutlivesTheRemoteWorkerObject) {
-  CallOptions opts;
-  RunGraphRequestMsg request;
-  request.proto.set_graph_handle("block");
-  RunGraphResponseMsg response;
-  Done done;
-  worker_->RunGraphAsync(&opts, &request, &response, done.Callback());
-  ASSERT_TRUE(fake_.blocked.WaitForNotificationWithTimeout(kTimeout));
+  std::unique_ptr<HangingCall> call = StartHangingRunGraph();
   worker_.reset();
-  opts.StartCancel();
-  absl::Status s = done.Wait();
+  call->opts.StartCancel();
+  absl::Status s = call->done.Wait();
   EXPECT_EQ(s.code(), absl::StatusCode::kCancelled);
   EXPECT_NE(s.message().find(Annotation()), std::string::npos) << s;
 }
@@ -550,6 +511,18 @@ TEST_F(GrpcWorkerE2ETest, MalformedRequestIsInvalidArgument) {
 // With a control runner, RegisterGraph runs there, and the step's methods
 // stay on the network thread.
 TEST_F(GrpcWorkerE2ETest, ControlPlaneRunsOnTheGivenRunner) {
+  std::atomic<bool> register_graph_on_loop_thread{false};
+  fake_.SetCallObserver([&](absl::string_view method) {
+    if (method == "RegisterGraph") {
+      register_graph_on_loop_thread = RpcLoop::OnLoopThread();
+    }
+  });
+  tensorflow::CreateWorkerSessionRequest create;
+  create.set_session_handle("s");
+  tensorflow::CreateWorkerSessionResponse create_response;
+  ASSERT_TRUE(
+      worker_->CreateWorkerSession(create, &create_response, kTimeout).ok());
+
   std::atomic<int> ran_on_runner{0};
   auto service = NewGrpcWorkerService(
       &fake_, cpu_allocator(), [&ran_on_runner](std::function<void()> fn) {
@@ -566,7 +539,7 @@ TEST_F(GrpcWorkerE2ETest, ControlPlaneRunsOnTheGivenRunner) {
   tensorflow::RegisterGraphResponse response;
   ASSERT_TRUE(worker->RegisterGraph(request, &response, kTimeout).ok());
   EXPECT_EQ(ran_on_runner.load(), 1);
-  EXPECT_FALSE(fake_.register_graph_on_loop_thread);
+  EXPECT_FALSE(register_graph_on_loop_thread);
   tensorflow::GetStatusResponse status;
   ASSERT_TRUE(
       worker->GetStatus(tensorflow::GetStatusRequest(), &status, kTimeout).ok());
@@ -574,19 +547,15 @@ TEST_F(GrpcWorkerE2ETest, ControlPlaneRunsOnTheGivenRunner) {
 
   // Without one, everything is handled on the network thread.
   ASSERT_TRUE(worker_->RegisterGraph(request, &response, kTimeout).ok());
-  EXPECT_TRUE(fake_.register_graph_on_loop_thread);
+  EXPECT_TRUE(register_graph_on_loop_thread);
+  fake_.SetCallObserver(nullptr);  // it refers to this test's locals
   server->server->Shutdown();
 }
 
 TEST_F(GrpcWorkerE2ETest, DeadAddressIsUnavailableNamingTheTask) {
-  // A port that was just free: bind a server, then stop it.
   auto service = NewGrpcWorkerService(&fake_);
-  absl::StatusOr<GrpcServerHandle> other =
-      StartGrpcServer("127.0.0.1:0", {service.get()});
-  ASSERT_TRUE(other.ok());
-  const std::string dead = other->address;
-  other->server->Shutdown();
-  other->server.reset();
+  const std::string dead = StoppedServerAddress(service.get());
+  ASSERT_FALSE(dead.empty());
 
   auto worker = NewGrpcRemoteWorker(NewGrpcChannel(dead), kTask, dead);
   tensorflow::CleanupAllResponse response;
@@ -607,12 +576,8 @@ TEST_F(GrpcWorkerE2ETest, DeadAddressIsUnavailableNamingTheTask) {
 
 TEST_F(GrpcWorkerE2ETest, GetStatusWaitsForAStartingTask) {
   auto service = NewGrpcWorkerService(&fake_);
-  absl::StatusOr<GrpcServerHandle> other =
-      StartGrpcServer("127.0.0.1:0", {service.get()});
-  ASSERT_TRUE(other.ok());
-  const std::string address = other->address;
-  other->server->Shutdown();
-  other->server.reset();
+  const std::string address = StoppedServerAddress(service.get());
+  ASSERT_FALSE(address.empty());
 
   auto worker = NewGrpcRemoteWorker(NewGrpcChannel(address), kTask, address);
   CallOptions opts;

@@ -12,9 +12,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/cluster/cluster_spec.h"
+#include "common/distributed/testing/fake_worker.h"
 #include "common/distributed/worker_cache.h"
 #include "gtest/gtest.h"
-#include "master/testing/fake_worker.h"
 #include "master/master.h"
 #include "protos/graph.pb.h"
 

@@ -8,6 +8,10 @@ Bazel's visibility message; a probe that builds fails the test.
 
 def _impl(ctx):
     target = ctx.attr.target_under_test
+
+    # Through a Starlark transition the attribute is a list of one target.
+    if type(target) == "list":
+        target = target[0]
     if AnalysisFailureInfo not in target:
         return [AnalysisTestResultInfo(
             success = False,

@@ -1,21 +1,25 @@
-#include "master/testing/fake_worker.h"
+#include "common/distributed/testing/fake_worker.h"
 
 #include <atomic>
+#include <thread>
 #include <utility>
 
-#include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
+#include "common/device/incarnation.h"
 #include "common/framework/status.h"
 #include "common/rendezvous/rendezvous_key.h"
 
 namespace tributary {
 namespace {
 
-// Runs `done` at most once, whoever asks first.
+// Runs `done` at most once, whoever asks first (the caller's cancellation or
+// the fake's destruction); says whether this was the one.
 struct OnceCallback {
   explicit OnceCallback(StatusCallback d) : done(std::move(d)) {}
-  void Run(const absl::Status& s) {
-    if (!fired.exchange(true)) done(s);
+  bool Run(const absl::Status& s) {
+    if (fired.exchange(true)) return false;
+    done(s);
+    return true;
   }
   std::atomic<bool> fired{false};
   StatusCallback done;
@@ -23,15 +27,36 @@ struct OnceCallback {
 
 }  // namespace
 
+struct FakeWorker::HangCounts {
+  // Waits until `*count` (hung or cancelled) reaches `n`.
+  bool WaitFor(const int* count, int n, absl::Duration timeout) {
+    struct AtLeast {
+      const int* count;
+      int n;
+    } arg{count, n};
+    absl::MutexLock l(&mu);
+    return mu.AwaitWithTimeout(
+        absl::Condition(+[](AtLeast* a) { return *a->count >= a->n; }, &arg),
+        timeout);
+  }
+  int Get(const int* count) {
+    absl::MutexLock l(&mu);
+    return *count;
+  }
+
+  absl::Mutex mu;
+  int hung ABSL_GUARDED_BY(mu) = 0;
+  int cancelled ABSL_GUARDED_BY(mu) = 0;
+};
+
 FakeWorker::FakeWorker(std::string task, int num_cpus)
-    : task_(std::move(task)) {
-  absl::BitGen gen;
+    : task_(std::move(task)), hangs_(std::make_shared<HangCounts>()) {
   for (int i = 0; i < num_cpus; ++i) {
     tensorflow::DeviceAttributes d;
     d.set_name(absl::StrCat(task_, "/device:CPU:", i));
     d.set_device_type("CPU");
     d.set_memory_limit(1 << 30);
-    d.set_incarnation(absl::Uniform<uint64_t>(gen, 1, ~uint64_t{0}));
+    d.set_incarnation(NewIncarnation());
     devices_.push_back(d);
   }
   absl::MutexLock l(&mu_);
@@ -76,6 +101,16 @@ void FakeWorker::SetReportedDevices(
   reported_ = std::move(devices);
 }
 
+void FakeWorker::AnswerFromAnotherThread(bool on) {
+  absl::MutexLock l(&mu_);
+  answer_from_another_thread_ = on;
+}
+
+void FakeWorker::SetCallObserver(CallObserver observer) {
+  absl::MutexLock l(&mu_);
+  call_observer_ = std::move(observer);
+}
+
 void FakeWorker::SetRunGraphHandler(RunGraphHandler handler) {
   absl::MutexLock l(&mu_);
   run_graph_handler_ = std::move(handler);
@@ -102,15 +137,29 @@ void FakeWorker::HangRunGraphUntilCancelled(absl::Notification* started) {
   });
 }
 
+void FakeWorker::SetRecvTensorHandler(RecvTensorHandler handler) {
+  absl::MutexLock l(&mu_);
+  recv_tensor_handler_ = std::move(handler);
+}
+
 void FakeWorker::HangUntilCancelled(CallOptions* opts, StatusCallback done) {
   auto once = std::make_shared<OnceCallback>(std::move(done));
   {
     absl::MutexLock l(&mu_);
     hanging_.push_back([once](const absl::Status& s) { once->Run(s); });
   }
+  {
+    absl::MutexLock l(&hangs_->mu);
+    ++hangs_->hung;
+  }
   if (opts != nullptr) {
-    opts->SetCancelCallback([once] {
-      once->Run(errors::Cancelled("call cancelled by the caller"));
+    // Holds the counts, not the fake: the caller may cancel after the fake
+    // completed the call in its destructor and is gone.
+    opts->SetCancelCallback([once, hangs = hangs_] {
+      if (once->Run(errors::Cancelled("call cancelled by the caller"))) {
+        absl::MutexLock l(&hangs->mu);
+        ++hangs->cancelled;
+      }
     });
   }
 }
@@ -207,10 +256,48 @@ std::set<std::string> FakeWorker::live_graphs() const {
   return graphs_;
 }
 
+absl::Time FakeWorker::last_deadline() const {
+  absl::MutexLock l(&mu_);
+  return last_deadline_;
+}
+
+int FakeWorker::num_hung_calls() const { return hangs_->Get(&hangs_->hung); }
+
+int FakeWorker::num_cancelled_calls() const {
+  return hangs_->Get(&hangs_->cancelled);
+}
+
+bool FakeWorker::WaitForHungCalls(int n, absl::Duration timeout) const {
+  return hangs_->WaitFor(&hangs_->hung, n, timeout);
+}
+
+bool FakeWorker::WaitForCancelledCalls(int n, absl::Duration timeout) const {
+  return hangs_->WaitFor(&hangs_->cancelled, n, timeout);
+}
+
+StatusCallback FakeWorker::Begin(absl::string_view method, CallOptions* opts,
+                                 StatusCallback done) {
+  CallObserver observer;
+  bool another_thread;
+  {
+    absl::MutexLock l(&mu_);
+    last_deadline_ =
+        opts != nullptr ? opts->deadline() : absl::InfiniteFuture();
+    observer = call_observer_;
+    another_thread = answer_from_another_thread_;
+  }
+  if (observer) observer(method);
+  if (!another_thread) return done;
+  return [done = std::move(done)](const absl::Status& s) {
+    std::thread([done, s] { done(s); }).detach();
+  };
+}
+
 void FakeWorker::GetStatusAsync(CallOptions* opts,
                                 const tensorflow::GetStatusRequest*,
                                 tensorflow::GetStatusResponse* response,
                                 StatusCallback done) {
+  done = Begin("GetStatus", opts, std::move(done));
   Mode mode;
   absl::Status error;
   {
@@ -237,8 +324,9 @@ void FakeWorker::GetStatusAsync(CallOptions* opts,
 }
 
 void FakeWorker::CreateWorkerSessionAsync(
-    CallOptions*, const tensorflow::CreateWorkerSessionRequest* request,
+    CallOptions* opts, const tensorflow::CreateWorkerSessionRequest* request,
     tensorflow::CreateWorkerSessionResponse*, StatusCallback done) {
+  done = Begin("CreateWorkerSession", opts, std::move(done));
   absl::Status s;
   {
     absl::MutexLock l(&mu_);
@@ -250,8 +338,9 @@ void FakeWorker::CreateWorkerSessionAsync(
 }
 
 void FakeWorker::DeleteWorkerSessionAsync(
-    CallOptions*, const tensorflow::DeleteWorkerSessionRequest* request,
+    CallOptions* opts, const tensorflow::DeleteWorkerSessionRequest* request,
     tensorflow::DeleteWorkerSessionResponse*, StatusCallback done) {
+  done = Begin("DeleteWorkerSession", opts, std::move(done));
   {
     absl::MutexLock l(&mu_);
     sessions_.erase(request->session_handle());
@@ -268,8 +357,9 @@ void FakeWorker::DeleteWorkerSessionAsync(
 }
 
 void FakeWorker::RegisterGraphAsync(
-    CallOptions*, const tensorflow::RegisterGraphRequest* request,
+    CallOptions* opts, const tensorflow::RegisterGraphRequest* request,
     tensorflow::RegisterGraphResponse* response, StatusCallback done) {
+  done = Begin("RegisterGraph", opts, std::move(done));
   absl::Status s;
   {
     absl::MutexLock l(&mu_);
@@ -290,8 +380,9 @@ void FakeWorker::RegisterGraphAsync(
 }
 
 void FakeWorker::DeregisterGraphAsync(
-    CallOptions*, const tensorflow::DeregisterGraphRequest* request,
+    CallOptions* opts, const tensorflow::DeregisterGraphRequest* request,
     tensorflow::DeregisterGraphResponse*, StatusCallback done) {
+  done = Begin("DeregisterGraph", opts, std::move(done));
   {
     absl::MutexLock l(&mu_);
     graphs_.erase(request->graph_handle());
@@ -303,6 +394,7 @@ void FakeWorker::RunGraphAsync(CallOptions* opts,
                                const RunGraphRequestMsg* request,
                                RunGraphResponseMsg* response,
                                StatusCallback done) {
+  done = Begin("RunGraph", opts, std::move(done));
   RunGraphHandler handler;
   bool registered;
   {
@@ -323,10 +415,11 @@ void FakeWorker::RunGraphAsync(CallOptions* opts,
   }
 }
 
-void FakeWorker::CleanupGraphAsync(CallOptions*,
+void FakeWorker::CleanupGraphAsync(CallOptions* opts,
                                    const tensorflow::CleanupGraphRequest* request,
                                    tensorflow::CleanupGraphResponse*,
                                    StatusCallback done) {
+  done = Begin("CleanupGraph", opts, std::move(done));
   {
     absl::MutexLock l(&mu_);
     cleanup_steps_.push_back(request->step_id());
@@ -334,10 +427,11 @@ void FakeWorker::CleanupGraphAsync(CallOptions*,
   done(absl::OkStatus());
 }
 
-void FakeWorker::CleanupAllAsync(CallOptions*,
+void FakeWorker::CleanupAllAsync(CallOptions* opts,
                                  const tensorflow::CleanupAllRequest* request,
                                  tensorflow::CleanupAllResponse*,
                                  StatusCallback done) {
+  done = Begin("CleanupAll", opts, std::move(done));
   {
     absl::MutexLock l(&mu_);
     cleanup_all_.emplace_back(request->container().begin(),
@@ -346,21 +440,40 @@ void FakeWorker::CleanupAllAsync(CallOptions*,
   done(absl::OkStatus());
 }
 
-void FakeWorker::RecvTensorAsync(CallOptions*,
-                                 const tensorflow::RecvTensorRequest*,
-                                 TensorResponse*, StatusCallback done) {
-  done(errors::Unimplemented("the master never calls RecvTensor"));
+void FakeWorker::RecvTensorAsync(CallOptions* opts,
+                                 const tensorflow::RecvTensorRequest* request,
+                                 TensorResponse* response,
+                                 StatusCallback done) {
+  done = Begin("RecvTensor", opts, std::move(done));
+  RecvTensorHandler handler;
+  {
+    absl::MutexLock l(&mu_);
+    handler = recv_tensor_handler_;
+  }
+  if (!handler) {
+    // The master never calls RecvTensor; a test that does says how to answer.
+    done(errors::Unimplemented("fake ", task_, " has no RecvTensor handler"));
+    return;
+  }
+  handler(opts, *request, response, std::move(done));
 }
 
-void FakeWorker::LoggingAsync(CallOptions*, const tensorflow::LoggingRequest*,
-                              tensorflow::LoggingResponse*,
+void FakeWorker::LoggingAsync(CallOptions* opts,
+                              const tensorflow::LoggingRequest* request,
+                              tensorflow::LoggingResponse* response,
                               StatusCallback done) {
+  done = Begin("Logging", opts, std::move(done));
+  for (int64_t id : request->fetch_step_id()) {
+    response->add_step()->set_step_id(id);
+  }
   done(absl::OkStatus());
 }
 
-void FakeWorker::TracingAsync(CallOptions*, const tensorflow::TracingRequest*,
+void FakeWorker::TracingAsync(CallOptions* opts,
+                              const tensorflow::TracingRequest*,
                               tensorflow::TracingResponse*,
                               StatusCallback done) {
+  done = Begin("Tracing", opts, std::move(done));
   done(absl::OkStatus());
 }
 
