@@ -124,9 +124,7 @@ absl::StatusOr<ExitResult> RunToExit(const std::string& binary,
                                      const std::vector<std::string>& args,
                                      absl::Duration timeout,
                                      const std::vector<std::string>& env) {
-  static int counter = 0;
-  const std::string log =
-      absl::StrCat(MakeTempDir("run_to_exit"), "/out", ++counter, ".log");
+  const std::string log = MakeTempDir("run_to_exit") + "/output.log";
   std::vector<std::string> argv = {binary};
   argv.insert(argv.end(), args.begin(), args.end());
   auto child = ChildProcess::Start(argv, log, TestProcessOptions(binary, env));

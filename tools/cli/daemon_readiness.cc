@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <optional>
-#include <utility>
 
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
