@@ -1,6 +1,3 @@
-#ifndef TRIBUTARY_TESTS_DISTRIBUTED_CLUSTER_FIXTURE_H_
-#define TRIBUTARY_TESTS_DISTRIBUTED_CLUSTER_FIXTURE_H_
-
 // A real cluster for integration tests: one tributary-worker process per task
 // of a ClusterSpec and a tributary-master, all on 127.0.0.1 with ports the
 // kernel hands out, started from the test's runfiles.
@@ -13,20 +10,26 @@
 //   (*cluster)->RestartTask("worker", 1);         // same address, waits ready
 //   EXPECT_TRUE((*cluster)->TerminateAll(absl::Seconds(20)).ok());  // SIGTERM
 //
-// Start() returns once every worker answers GetStatus and the master answers
-// ListDevices (each bounded by ClusterOptions::start_timeout); a daemon that
-// exits or never answers fails Start() with its log in the message.
+// The daemons are started and awaited the way `tributary cluster up` does it
+// (tools/cli: ChildProcess, WaitForWorkerReady, WaitForMasterReady), as test
+// processes (test_process.h). Start() returns once every worker answers
+// GetStatus and the master answers ListDevices (each bounded by
+// ClusterOptions::start_timeout); a daemon that exits or never answers fails
+// Start() with its log in the message.
 //
 // No process outlives the test: the destructor SIGKILLs and reaps whatever is
-// still running, and every child has PR_SET_PDEATHSIG = SIGKILL, so even a
+// still running, and every daemon gets SIGKILL when the test dies, so even a
 // crashing test binary takes its daemons with it. (The death signal follows
-// the thread that forked; the fixture must be used from the test's main
-// thread, as gtest runs tests.)
+// the thread that started the daemon; the fixture must be used from the
+// test's main thread, as gtest runs tests.)
 //
 // Logs: each daemon's stdout and stderr go to "<name>.log" (ps-0.log,
 // worker-1.log, master.log) in $TEST_UNDECLARED_OUTPUTS_DIR when Bazel sets
 // it (so they are kept in outputs.zip), else in a temporary directory. The
 // destructor prints the tail of every log when the current test has failed.
+
+#ifndef TRIBUTARY_TESTS_DISTRIBUTED_CLUSTER_FIXTURE_H_
+#define TRIBUTARY_TESTS_DISTRIBUTED_CLUSTER_FIXTURE_H_
 
 #include <sys/types.h>
 
@@ -41,80 +44,11 @@
 #include "grpcpp/channel.h"
 #include "protos/master_service.grpc.pb.h"
 #include "protos/worker_service.grpc.pb.h"
+#include "tests/distributed/test_process.h"
+#include "tools/cli/child_process.h"
 
 namespace tributary {
 namespace test {
-
-// The absolute path of a file in the test's runfiles
-// ("worker/tributary-worker").
-std::string RunfilePath(const std::string& workspace_relative);
-std::string WorkerBinary();
-std::string MasterBinary();
-
-// `count` distinct TCP ports on 127.0.0.1 that were free a moment ago (all
-// bound at once, then released for the daemons to bind).
-absl::StatusOr<std::vector<int>> PickFreePorts(int count);
-
-// A directory for this test's files ($TEST_TMPDIR based), created fresh.
-std::string MakeTempDir(const std::string& prefix);
-
-// One child process with its output in a log file.
-class ChildProcess {
- public:
-  // Forks and execs `binary` with `args` (argv[0] excluded), stdout and
-  // stderr appended to `log_path`. The environment is this process's minus
-  // TF_CONFIG, plus `env` ("NAME=value" entries).
-  static absl::StatusOr<std::unique_ptr<ChildProcess>> Spawn(
-      const std::string& name, const std::string& binary,
-      const std::vector<std::string>& args, const std::string& log_path,
-      const std::vector<std::string>& env = {});
-
-  ~ChildProcess();  // Kill()
-
-  const std::string& name() const { return name_; }
-  pid_t pid() const { return pid_; }
-  const std::string& log_path() const { return log_path_; }
-  std::string CommandLine() const;
-
-  // Whether it has not exited yet (reaps it if it has).
-  bool Running();
-  // Exit status once it has exited: the exit code, or 128 + signal number
-  // when a signal ended it (as a shell reports it).
-  absl::StatusOr<int> ExitCode() const;
-  // Waits up to `timeout` for it to exit; DeadlineExceeded if it does not.
-  absl::StatusOr<int> WaitForExit(absl::Duration timeout);
-  absl::Status SendSignal(int signal);
-  // SIGKILL and reap (no-op when already gone).
-  void Kill();
-  std::string ReadLog() const;
-
- private:
-  ChildProcess(std::string name, std::string binary,
-               std::vector<std::string> args, std::string log_path, pid_t pid)
-      : name_(std::move(name)),
-        binary_(std::move(binary)),
-        args_(std::move(args)),
-        log_path_(std::move(log_path)),
-        pid_(pid) {}
-
-  const std::string name_;
-  const std::string binary_;
-  const std::vector<std::string> args_;
-  const std::string log_path_;
-  const pid_t pid_;
-  bool exited_ = false;
-  int exit_code_ = -1;
-};
-
-// Runs `binary args...` to completion (for flag and bad-spec checks).
-struct ExitResult {
-  int exit_code;       // 128 + signal when killed by a signal
-  std::string output;  // stdout and stderr together
-};
-absl::StatusOr<ExitResult> RunToExit(const std::string& binary,
-                                     const std::vector<std::string>& args,
-                                     absl::Duration timeout,
-                                     const std::vector<std::string>& env = {});
 
 struct ClusterOptions {
   // Job name -> number of tasks (indices 0..n-1).
@@ -186,7 +120,7 @@ class TestCluster {
   absl::Status SpawnWorker(Task* task);
   absl::Status SpawnMaster();
   absl::Status WaitForWorker(Task* task, absl::Time deadline);
-  absl::Status WaitForMaster(absl::Time deadline);
+  absl::Status WaitForMaster();
   std::vector<ChildProcess*> Processes() const;
 
   const ClusterOptions options_;
@@ -197,11 +131,7 @@ class TestCluster {
   std::vector<Task> tasks_;
   std::string master_address_;
   std::unique_ptr<ChildProcess> master_;
-  int spawn_count_ = 0;
 };
-
-// A channel to "host:port" without message size limits.
-std::shared_ptr<grpc::Channel> NewTestChannel(const std::string& address);
 
 }  // namespace test
 }  // namespace tributary

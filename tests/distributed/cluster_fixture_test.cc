@@ -79,9 +79,10 @@ TEST(ClusterFixtureTest, DaemonsDieWithAKilledTestProcess) {
   const std::string dir = MakeTempDir("fixture_child");
   const std::string pids_file = dir + "/pids";
   // cluster_holder starts a cluster and waits (see cluster_holder.cc).
-  auto child = ChildProcess::Spawn(
-      "cluster_holder", RunfilePath("tests/distributed/cluster_holder"),
-      {pids_file}, dir + "/child.log");
+  auto child = StartTestProcess(
+      "cluster_holder",
+      {RunfilePath("tests/distributed/cluster_holder"), pids_file},
+      dir + "/child.log");
   ASSERT_TRUE(child.ok()) << child.status();
 
   // Wait (bounded) for the child's cluster to be up.
@@ -90,8 +91,8 @@ TEST(ClusterFixtureTest, DaemonsDieWithAKilledTestProcess) {
   while (text.empty()) {
     std::ifstream in(pids_file);
     std::getline(in, text);
-    ASSERT_TRUE((*child)->Running()) << (*child)->ReadLog();
-    ASSERT_LT(absl::Now(), deadline) << (*child)->ReadLog();
+    ASSERT_TRUE((*child)->Running()) << ReadLog(**child);
+    ASSERT_LT(absl::Now(), deadline) << ReadLog(**child);
     if (text.empty()) absl::SleepFor(absl::Milliseconds(50));
   }
   std::vector<pid_t> pids;

@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "tests/distributed/cluster_fixture.h"
 #include "tests/distributed/distributed_test_util.h"
+#include "tools/cli/daemon_readiness.h"
 #include "tools/client/graph_builder.h"
 
 namespace tributary {
@@ -119,29 +120,21 @@ TEST_F(DaemonLifecycleTest, WorkerStartsFromTfConfig) {
   const std::string tf_config =
       absl::StrCat(R"(TF_CONFIG={"cluster": {"worker": [")", address,
                    R"("]}, "task": {"type": "worker", "index": 0}})");
-  auto worker =
-      ChildProcess::Spawn("tf_config_worker", WorkerBinary(), {},
-                          dir_ + "/tf_config_worker.log", {tf_config});
+  auto worker = StartTestProcess("tf_config_worker", {WorkerBinary()},
+                                 dir_ + "/tf_config_worker.log", {tf_config});
   ASSERT_TRUE(worker.ok()) << worker.status();
-  {
-    // Scoped: a ClientContext kept alive holds the finished call open on
-    // the server, and gRPC's Shutdown then waits for it (seconds).
-    auto stub = tensorflow::WorkerService::NewStub(NewTestChannel(address));
-    grpc::ClientContext ctx;
-    ctx.set_wait_for_ready(true);
-    ctx.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(60)));
-    tensorflow::GetStatusRequest req;
-    tensorflow::GetStatusResponse resp;
-    grpc::Status s = stub->GetStatus(&ctx, req, &resp);
-    ASSERT_TRUE(s.ok()) << s.error_message() << "\n" << (*worker)->ReadLog();
-    ASSERT_GT(resp.device_attributes_size(), 0);
-    EXPECT_EQ(resp.device_attributes(0).name(),
-              "/job:worker/replica:0/task:0/device:CPU:0");
-  }
-  ASSERT_TRUE((*worker)->SendSignal(SIGTERM).ok());
-  auto code = (*worker)->WaitForExit(kExitTimeout);
-  ASSERT_TRUE(code.ok()) << code.status();
-  EXPECT_EQ(*code, 0) << (*worker)->ReadLog();
+  ReadinessWait wait;
+  wait.deadline = absl::Now() + absl::Seconds(60);
+  wait.timeout = absl::Seconds(60);
+  auto status = WaitForWorkerReady(**worker, address, wait);
+  ASSERT_TRUE(status.ok()) << status.status() << "\n" << ReadLog(**worker);
+  ASSERT_GT(status->device_attributes_size(), 0);
+  EXPECT_EQ(status->device_attributes(0).name(),
+            "/job:worker/replica:0/task:0/device:CPU:0");
+  (*worker)->Signal(SIGTERM);
+  ASSERT_TRUE((*worker)->WaitUntil(absl::Now() + kExitTimeout))
+      << ReadLog(**worker);
+  EXPECT_EQ((*worker)->ExitCode(), 0) << ReadLog(**worker);
 }
 
 TEST_F(DaemonLifecycleTest, HelpDocumentsEveryFlag) {

@@ -1,6 +1,7 @@
 """A Tributary daemon as a process, for the daemons' own tests (master/master_main_test.py,
 worker/worker_main_test.py): run it to completion, or start it and wait for its
-"listening on ADDR" line, then stop it with a signal.
+"listening on ADDR" line, then stop it with a signal; and DaemonMainChecks, the
+command-line behaviour both daemons share, checked once here for both.
 """
 import json
 import os
@@ -81,3 +82,66 @@ class ClusterSpecTestCase(unittest.TestCase):
         with open(path, "w") as f:
             f.write(content if isinstance(content, str) else json.dumps(content))
         return path
+
+
+class DaemonMainChecks:
+    """Checks both daemons must pass, mixed into a ClusterSpecTestCase that names its
+    daemon: BINARY (runfiles path), HELP (what --help must mention), JOB (the job of
+    the task it serves in the specs written here) and TASK_FLAGS (the flags, besides
+    --cluster and --listen, that name that task)."""
+
+    BINARY = None
+    HELP = []
+    JOB = None
+    TASK_FLAGS = []
+
+    def run_daemon(self, args, env=None):
+        return run(self.BINARY, args, env)
+
+    def start_daemon(self, args, env=None):
+        return Daemon(self.BINARY, args, env)
+
+    def serve_args(self, spec_path, listen="127.0.0.1:0"):
+        """The command line serving the task of this daemon in the spec at spec_path."""
+        return ["--cluster", spec_path, *self.TASK_FLAGS, "--listen", listen]
+
+    def assert_refused(self, proc, *says):
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        for text in says:
+            self.assertIn(text, proc.stderr)
+
+    def test_help_documents_every_flag(self):
+        proc = self.run_daemon(["--help"])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for text in self.HELP:
+            self.assertIn(text, proc.stdout)
+
+    def test_bad_cluster_spec_is_refused(self):
+        proc = self.run_daemon(self.serve_args(self.spec({self.JOB: ["nohost"]})))
+        self.assert_refused(proc, "bad cluster spec", "nohost")
+
+    def test_malformed_json_is_refused(self):
+        path = self.spec('{"%s": ["127.0.0.1:1",' % self.JOB)
+        self.assert_refused(self.run_daemon(self.serve_args(path)), "bad cluster spec")
+
+    def test_missing_file_is_refused(self):
+        path = os.path.join(self.dir.name, "none.json")
+        self.assert_refused(self.run_daemon(self.serve_args(path)), "none.json")
+
+    def test_no_cluster_at_all(self):
+        proc = self.run_daemon([*self.TASK_FLAGS, "--listen", "127.0.0.1:0"])
+        self.assert_refused(proc, "--cluster")
+
+    def test_bad_log_level(self):
+        args = self.serve_args(self.spec({self.JOB: ["127.0.0.1:1"]}))
+        self.assert_refused(self.run_daemon(args + ["--log-level", "loud"]), "loud")
+
+    def test_port_in_use_is_an_error(self):
+        path = self.spec({self.JOB: ["127.0.0.1:1"]})
+        d = self.start_daemon(self.serve_args(path))
+        try:
+            proc = self.run_daemon(self.serve_args(path, listen=d.address))
+            self.assertEqual(proc.returncode, 1, proc.stderr)
+            self.assertIn(d.address, proc.stderr)
+        finally:
+            d.stop()

@@ -12,9 +12,14 @@
 #include <fstream>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "common/framework/status.h"
+
+extern char** environ;
 
 namespace tributary {
 namespace {
@@ -35,12 +40,38 @@ void WriteAll(int fd, const void* data, size_t size) {
   }
 }
 
+absl::string_view VariableName(absl::string_view entry) {
+  return entry.substr(0, entry.find('='));
+}
+
+// This process's environment without `options.unset_env` and the variables
+// `options.set_env` replaces, then `options.set_env`. The pointers are into
+// environ and `options`, which stay valid until the fork; the forked child
+// has its own copy of both.
+std::vector<char*> ChildEnvironment(const ChildProcessOptions& options) {
+  absl::flat_hash_set<absl::string_view> dropped(options.unset_env.begin(),
+                                                 options.unset_env.end());
+  for (const std::string& entry : options.set_env) {
+    dropped.insert(VariableName(entry));
+  }
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (!dropped.contains(VariableName(*e))) envp.push_back(*e);
+  }
+  for (const std::string& entry : options.set_env) {
+    envp.push_back(const_cast<char*>(entry.c_str()));
+  }
+  envp.push_back(nullptr);
+  return envp;
+}
+
 // In the forked child, before exec: only async-signal-safe calls (the
 // launcher has gRPC threads). Reports a failure's errno on `error_fd`.
-[[noreturn]] void ExecChild(char* const* argv, int log_fd, int error_fd,
+[[noreturn]] void ExecChild(char* const* argv, char* const* envp, int log_fd,
+                            int error_fd, int parent_death_signal,
                             pid_t parent) {
   setpgid(0, 0);
-  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  prctl(PR_SET_PDEATHSIG, parent_death_signal);
   // The parent may have died before prctl took effect.
   if (getppid() != parent) _exit(1);
   sigset_t none;
@@ -54,7 +85,7 @@ void WriteAll(int fd, const void* data, size_t size) {
   if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
   dup2(log_fd, STDOUT_FILENO);
   dup2(log_fd, STDERR_FILENO);
-  execv(argv[0], argv);
+  execve(argv[0], argv, envp);
   int err = errno;
   WriteAll(error_fd, &err, sizeof(err));
   _exit(127);
@@ -63,7 +94,8 @@ void WriteAll(int fd, const void* data, size_t size) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(
-    const std::vector<std::string>& argv, const std::string& log_path) {
+    const std::vector<std::string>& argv, const std::string& log_path,
+    const ChildProcessOptions& options) {
   if (argv.empty()) return errors::InvalidArgument("empty command line");
   int log_fd =
       open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -83,6 +115,8 @@ absl::StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(
     c_argv.push_back(const_cast<char*>(arg.c_str()));
   }
   c_argv.push_back(nullptr);
+  // Built before fork: the child may only make async-signal-safe calls.
+  const std::vector<char*> envp = ChildEnvironment(options);
 
   const pid_t parent = getpid();
   const pid_t pid = fork();
@@ -93,7 +127,10 @@ absl::StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(
     close(error_pipe[1]);
     return errors::ResourceExhausted("fork: ", strerror(err));
   }
-  if (pid == 0) ExecChild(c_argv.data(), log_fd, error_pipe[1], parent);
+  if (pid == 0) {
+    ExecChild(c_argv.data(), envp.data(), log_fd, error_pipe[1],
+              options.parent_death_signal, parent);
+  }
 
   close(log_fd);
   close(error_pipe[1]);
@@ -103,7 +140,9 @@ absl::StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(
     n = read(error_pipe[0], &child_errno, sizeof(child_errno));
   } while (n < 0 && errno == EINTR);
   close(error_pipe[0]);
-  std::unique_ptr<ChildProcess> child(new ChildProcess(pid, log_path));
+  std::unique_ptr<ChildProcess> child(
+      new ChildProcess(pid, options.name.empty() ? argv[0] : options.name,
+                       log_path, absl::StrJoin(argv, " ")));
   if (n == static_cast<ssize_t>(sizeof(child_errno))) {
     child->WaitUntil(absl::InfiniteFuture());  // It _exits at once.
     return errors::FailedPrecondition("cannot execute ", argv[0], ": ",
@@ -112,7 +151,9 @@ absl::StatusOr<std::unique_ptr<ChildProcess>> ChildProcess::Start(
   return child;
 }
 
-ChildProcess::~ChildProcess() {
+ChildProcess::~ChildProcess() { Kill(); }
+
+void ChildProcess::Kill() {
   if (Running()) {
     Signal(SIGKILL);
     WaitUntil(absl::InfiniteFuture());  // SIGKILL cannot be ignored.
@@ -149,9 +190,12 @@ std::string ChildProcess::ExitDescription() const {
   return absl::StrCat("ended with wait status ", s);
 }
 
-int ChildProcess::ExitCode() const {
-  if (!wait_status_.has_value() || *wait_status_ == -1) return -1;
-  return WIFEXITED(*wait_status_) ? WEXITSTATUS(*wait_status_) : -1;
+std::optional<int> ChildProcess::ExitCode() const {
+  if (!wait_status_.has_value() || *wait_status_ == -1) return std::nullopt;
+  const int s = *wait_status_;
+  if (WIFEXITED(s)) return WEXITSTATUS(s);
+  if (WIFSIGNALED(s)) return 128 + WTERMSIG(s);
+  return std::nullopt;
 }
 
 void ChildProcess::Signal(int signal) {

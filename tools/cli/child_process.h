@@ -1,14 +1,21 @@
-// A daemon started by `tributary cluster up`: a child process with its
-// stdout and stderr in a log file.
+// A child process with its stdout and stderr in a log file: the daemons that
+// `tributary cluster up` starts, and the daemons of the multi-process tests
+// (tests/distributed/cluster_fixture), which must behave the same way.
 //
 // Each child gets its own process group (the terminal's Ctrl-C reaches only
-// the launcher, which then stops the children in order) and the parent-death
-// signal SIGTERM (if the launcher is killed outright, its children still stop
-// gracefully instead of lingering). Signals the launcher blocks are unblocked
-// in the child before exec.
+// the launcher, which then stops the children in order) and a parent-death
+// signal (ChildProcessOptions::parent_death_signal: SIGTERM by default, so
+// that if the launcher is killed outright its children still stop gracefully
+// instead of lingering). Linux delivers that signal when the *thread* that
+// started the child exits, so start children from a thread that lives as
+// long as they should (the main thread). Signals the launcher blocks are
+// unblocked in the child before exec, and SIGPIPE is reset to its default.
+//
+// A ChildProcess is not thread-safe: one thread starts, watches and stops it.
 #ifndef TRIBUTARY_TOOLS_CLI_CHILD_PROCESS_H_
 #define TRIBUTARY_TOOLS_CLI_CHILD_PROCESS_H_
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <memory>
@@ -22,6 +29,21 @@
 
 namespace tributary {
 
+struct ChildProcessOptions {
+  // What messages call the child ("worker-1"); argv[0] when empty.
+  std::string name;
+  // Sent to the child when the thread that started it exits. SIGTERM lets a
+  // daemon stop gracefully; tests use SIGKILL so that nothing of a crashed
+  // test outlives it, whatever the daemon does with SIGTERM.
+  int parent_death_signal = SIGTERM;
+  // Names of variables of this process's environment the child does not get
+  // ("TF_CONFIG": the daemons read it, and a test's flags must decide).
+  std::vector<std::string> unset_env;
+  // "NAME=value" entries the child gets in addition (replacing a variable of
+  // the same name).
+  std::vector<std::string> set_env;
+};
+
 class ChildProcess {
  public:
   // Starts argv[0] (a path; PATH is not searched) with `argv`, stdin from
@@ -30,36 +52,51 @@ class ChildProcess {
   // the reason ("cannot execute /x/tributary-worker: No such file or
   // directory").
   static absl::StatusOr<std::unique_ptr<ChildProcess>> Start(
-      const std::vector<std::string>& argv, const std::string& log_path);
+      const std::vector<std::string>& argv, const std::string& log_path,
+      const ChildProcessOptions& options = ChildProcessOptions());
 
-  // Kills (SIGKILL) and reaps the child if it is still running.
+  // Kill().
   ~ChildProcess();
 
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
   pid_t pid() const { return pid_; }
+  const std::string& name() const { return name_; }
   const std::string& log_path() const { return log_path_; }
+  // argv joined with spaces, for messages.
+  const std::string& command_line() const { return command_line_; }
 
   // Reaps the child if it has exited, without blocking. True while it runs.
   bool Running();
-  // After it exited: "exited with status 2", "killed by signal 9".
+  // After it exited: "exited with status 2", "was killed by signal 9
+  // (Killed)"; "is running" before.
   std::string ExitDescription() const;
-  // Exit status if it exited normally, -1 otherwise (or still running).
-  int ExitCode() const;
+  // After it exited: its exit status, or 128 + the signal number when a
+  // signal ended it (as a shell reports it). nullopt while it runs, or when
+  // the status is unknown (someone else reaped it).
+  std::optional<int> ExitCode() const;
 
   // Sends `signal` if it is still running.
   void Signal(int signal);
   // Waits until it exits or `deadline` passes; true when it exited.
   bool WaitUntil(absl::Time deadline);
+  // SIGKILL and reap, if it is still running; returns once it is gone.
+  void Kill();
 
  private:
-  ChildProcess(pid_t pid, std::string log_path)
-      : pid_(pid), log_path_(std::move(log_path)) {}
+  ChildProcess(pid_t pid, std::string name, std::string log_path,
+               std::string command_line)
+      : pid_(pid),
+        name_(std::move(name)),
+        log_path_(std::move(log_path)),
+        command_line_(std::move(command_line)) {}
 
   const pid_t pid_;
+  const std::string name_;
   const std::string log_path_;
-  std::optional<int> wait_status_;  // Set once reaped.
+  const std::string command_line_;
+  std::optional<int> wait_status_;  // Set once reaped; -1 when unknown.
 };
 
 // SIGTERM to every running child, then up to `grace` for them all to exit,

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -83,6 +84,49 @@ TEST(ChildProcessTest, StopKillsAChildThatIgnoresSigterm) {
   ASSERT_EQ(killed.size(), 1u);
   EXPECT_FALSE((*child)->Running());
   EXPECT_TRUE(absl::StrContains((*child)->ExitDescription(), "signal 9"));
+}
+
+TEST(ChildProcessTest, EnvironmentLosesUnsetAndGainsSetVariables) {
+  setenv("CHILD_PROCESS_TEST_DROPPED", "inherited", 1);
+  setenv("CHILD_PROCESS_TEST_REPLACED", "inherited", 1);
+  setenv("CHILD_PROCESS_TEST_KEPT", "inherited", 1);
+  const std::string log = TempLog("env");
+  ChildProcessOptions options;
+  options.unset_env = {"CHILD_PROCESS_TEST_DROPPED"};
+  options.set_env = {"CHILD_PROCESS_TEST_REPLACED=set",
+                     "CHILD_PROCESS_TEST_ADDED=added"};
+  auto child = ChildProcess::Start(
+      {"/bin/sh", "-c",
+       "echo dropped=${CHILD_PROCESS_TEST_DROPPED-unset}"
+       " replaced=$CHILD_PROCESS_TEST_REPLACED"
+       " added=$CHILD_PROCESS_TEST_ADDED kept=$CHILD_PROCESS_TEST_KEPT"},
+      log, options);
+  ASSERT_TRUE(child.ok()) << child.status();
+  ASSERT_TRUE((*child)->WaitUntil(absl::Now() + absl::Seconds(60)));
+  EXPECT_EQ(TailOfFile(log, 1),
+            "dropped=unset replaced=set added=added kept=inherited\n");
+}
+
+TEST(ChildProcessTest, NameAndCommandLineForMessages) {
+  auto unnamed = ChildProcess::Start({"/bin/true", "a", "b"}, TempLog("true"));
+  ASSERT_TRUE(unnamed.ok()) << unnamed.status();
+  EXPECT_EQ((*unnamed)->name(), "/bin/true");
+  EXPECT_EQ((*unnamed)->command_line(), "/bin/true a b");
+  ChildProcessOptions options;
+  options.name = "worker-1";
+  auto named = ChildProcess::Start({"/bin/true"}, TempLog("named"), options);
+  ASSERT_TRUE(named.ok()) << named.status();
+  EXPECT_EQ((*named)->name(), "worker-1");
+}
+
+TEST(ChildProcessTest, ExitCodeOfASignalledChildIsAsAShellReportsIt) {
+  auto child = ChildProcess::Start({"/bin/sleep", "600"}, TempLog("killed"));
+  ASSERT_TRUE(child.ok()) << child.status();
+  EXPECT_EQ((*child)->ExitCode(), std::nullopt);  // still running
+  (*child)->Kill();
+  EXPECT_FALSE((*child)->Running());
+  EXPECT_EQ((*child)->ExitCode(), 128 + SIGKILL);
+  EXPECT_FALSE(ProcessAlive((*child)->pid()));
 }
 
 TEST(ChildProcessTest, DestructorLeavesNoProcess) {

@@ -1,12 +1,13 @@
-// Readiness checks `tributary cluster up` makes on the daemons it started:
-// a worker is up when it answers GetStatus, the master when it answers
-// ListDevices (which makes it reach every worker in turn).
+// Single readiness probes of a daemon (daemon_readiness.h repeats them until
+// one succeeds): a worker is up when it answers GetStatus, the master when
+// it answers ListDevices (which makes it reach every worker in turn).
 //
 // Each probe is one RPC with wait_for_ready, so a daemon still starting (its
 // port not yet open) is waited for rather than failed at once; the caller
 // repeats short probes so it can notice a daemon that died meanwhile. The
 // channel retries connecting quickly (100 ms .. 1 s backoff instead of
-// gRPC's 1 s .. 120 s), which matters only while daemons start.
+// gRPC's 1 s .. 120 s), which matters only while daemons start, and shares
+// no connection with other channels.
 #ifndef TRIBUTARY_TOOLS_CLI_CLUSTER_PROBE_H_
 #define TRIBUTARY_TOOLS_CLI_CLUSTER_PROBE_H_
 
@@ -21,7 +22,8 @@
 
 namespace tributary {
 
-// A channel for probing `address` (fast reconnects, no size limits).
+// A channel for probing `address` (fast reconnects, no size limits, its own
+// subchannels); also what tests talk to their daemons through.
 std::shared_ptr<grpc::Channel> NewProbeChannel(const std::string& address);
 
 absl::StatusOr<tensorflow::GetStatusResponse> ProbeWorker(

@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +23,7 @@
 #include "tools/cli/child_process.h"
 #include "tools/cli/cluster_probe.h"
 #include "tools/cli/cluster_state.h"
+#include "tools/cli/daemon_readiness.h"
 #include "tools/cli/process_info.h"
 #include "tools/cli/termination_signals.h"
 
@@ -35,14 +35,8 @@ constexpr int kExitFailed = 1;
 constexpr int kExitBadInput = 2;
 // Lines of a daemon's log shown when it fails.
 constexpr int kLogTailLines = 20;
-// One readiness probe; short so a daemon that died is noticed between them,
-// long enough for a loaded machine. The master's ListDevices asks every
-// task in turn, hence more.
-constexpr absl::Duration kWorkerProbeTimeout = absl::Seconds(1);
-constexpr absl::Duration kMasterProbeTimeout = absl::Seconds(5);
-// Pause after a probe that failed at once (connection refused), so the
-// wait does not spin.
-constexpr absl::Duration kProbeRetryPause = absl::Milliseconds(100);
+// How often the master's log is read for its "listening on" line.
+constexpr absl::Duration kListeningPollInterval = absl::Milliseconds(100);
 // How often the foreground loop looks at the children between signals.
 constexpr absl::Duration kSuperviseInterval = absl::Milliseconds(200);
 
@@ -107,31 +101,14 @@ std::string FailureReport(const Daemon& d, const std::string& what) {
   return report;
 }
 
-// Waits until `probe` succeeds against the daemon, it exits, a signal
-// arrives, or `deadline`. `what` names the check in the failure message.
-template <typename Probe>
-absl::Status WaitUntilServing(Daemon& d, absl::Time deadline,
-                              absl::Duration probe_timeout,
-                              const std::string& what, double timeout_s,
-                              Interrupted* interrupted, Probe probe) {
-  absl::Status last = errors::Unavailable("no answer yet");
-  while (true) {
-    if (int sig = WaitForTerminationSignalFor(absl::ZeroDuration())) {
-      interrupted->signal = sig;
-      return errors::Cancelled("interrupted by signal ", sig);
-    }
-    if (!d.process->Running()) {
-      return errors::FailedPrecondition(d.process->ExitDescription());
-    }
-    const absl::Time now = absl::Now();
-    if (now >= deadline) {
-      return errors::DeadlineExceeded("did not answer ", what, " within ",
-                                      Seconds(timeout_s), ": ", last.message());
-    }
-    last = probe(std::min(deadline, now + probe_timeout));
-    if (last.ok()) return absl::OkStatus();
-    if (absl::Now() - now < kProbeRetryPause) absl::SleepFor(kProbeRetryPause);
+// Ends a wait with Cancelled when a termination signal arrived during
+// startup, and records the signal in `interrupted`.
+absl::Status CheckInterrupted(Interrupted* interrupted) {
+  if (int sig = WaitForTerminationSignalFor(absl::ZeroDuration())) {
+    interrupted->signal = sig;
+    return errors::Cancelled("interrupted by signal ", sig);
   }
+  return absl::OkStatus();
 }
 
 // The master's address once its "listening on" line shows (it was told
@@ -140,10 +117,7 @@ absl::Status WaitForListeningAddress(Daemon& master, absl::Time deadline,
                                      double timeout_s,
                                      Interrupted* interrupted) {
   while (true) {
-    if (int sig = WaitForTerminationSignalFor(absl::ZeroDuration())) {
-      interrupted->signal = sig;
-      return errors::Cancelled("interrupted by signal ", sig);
-    }
+    if (absl::Status s = CheckInterrupted(interrupted); !s.ok()) return s;
     const std::string bound =
         ListeningAddressFromLog(master.process->log_path());
     if (!bound.empty()) {
@@ -157,7 +131,7 @@ absl::Status WaitForListeningAddress(Daemon& master, absl::Time deadline,
       return errors::DeadlineExceeded(
           "did not log \"listening on ADDR\" within ", Seconds(timeout_s));
     }
-    absl::SleepFor(kProbeRetryPause);
+    absl::SleepFor(kListeningPollInterval);
   }
 }
 
@@ -319,13 +293,14 @@ class ClusterUp {
     const double timeout_s = options_.startup_timeout_seconds;
     const absl::Time deadline = absl::Now() + absl::Seconds(timeout_s);
     Interrupted interrupted;
+    ReadinessWait wait;
+    wait.deadline = deadline;
+    wait.timeout = absl::Seconds(timeout_s);
+    wait.interrupted = [&interrupted] {
+      return CheckInterrupted(&interrupted);
+    };
     for (Daemon& w : workers_) {
-      auto channel = NewProbeChannel(w.address);
-      absl::Status s =
-          WaitUntilServing(w, deadline, kWorkerProbeTimeout, "GetStatus",
-                           timeout_s, &interrupted, [&channel](absl::Time d) {
-                             return ProbeWorker(channel, d).status();
-                           });
+      absl::Status s = WaitForWorkerReady(*w.process, w.address, wait).status();
       if (!s.ok()) return StartupFailed(w, s, interrupted);
     }
     if (master_.address.empty()) {
@@ -333,18 +308,13 @@ class ClusterUp {
           WaitForListeningAddress(master_, deadline, timeout_s, &interrupted);
       if (!s.ok()) return StartupFailed(master_, s, interrupted);
     }
-    auto channel = NewProbeChannel(master_.address);
-    int num_devices = 0;
-    absl::Status s = WaitUntilServing(
-        master_, deadline, kMasterProbeTimeout, "ListDevices", timeout_s,
-        &interrupted, [&channel, &num_devices](absl::Time d) {
-          auto r = ProbeMaster(channel, d);
-          if (r.ok()) {
-            num_devices = r->local_device_size() + r->remote_device_size();
-          }
-          return r.status();
-        });
-    if (!s.ok()) return StartupFailed(master_, s, interrupted);
+    absl::StatusOr<tensorflow::ListDevicesResponse> devices =
+        WaitForMasterReady(*master_.process, master_.address, wait);
+    if (!devices.ok()) {
+      return StartupFailed(master_, devices.status(), interrupted);
+    }
+    const int num_devices =
+        devices->local_device_size() + devices->remote_device_size();
     ready_ = true;
     WriteState();
     err_ << "tributary cluster: the master lists " << num_devices << " device"
