@@ -14,7 +14,8 @@
 //
 // Options are the single place for a master server's settings; what later
 // features need (TLS, metrics, health) belongs there too. Thread-safety:
-// Start and Stop may be called from any thread; master() from any.
+// Start and Stop may come from any thread (one at a time: Stop holds the
+// server's lock until the master is released); the accessors from any.
 
 #include <cstdint>
 #include <memory>

@@ -17,7 +17,8 @@
 //
 // Not started, the object is an in-process worker (tests, one-process
 // clusters): worker() works, nothing listens. Thread-safety: Start and Stop
-// from one thread; worker() and the accessors from any.
+// may come from any thread (one at a time: Stop holds the server's lock
+// until the worker is released); the accessors from any thread.
 
 #include <cstdint>
 #include <memory>

@@ -21,6 +21,7 @@
 #include "common/rpc/grpc_worker_cache.h"
 #include "master/master.h"
 #include "tests/distributed/in_process_cluster.h"
+#include "tests/distributed/two_task_model.h"
 #include "worker/worker_server.h"
 #include "worker/worker_test_util.h"
 
@@ -36,47 +37,9 @@ const char kPs[] = "/job:ps/replica:0/task:0";
 const char kWorker[] = "/job:worker/replica:0/task:0";
 
 std::string Dev(const std::string& task) {
-  return absl::StrCat(task, "/device:CPU:0");
+  return distributed_test::Dev(task, 0);
 }
 
-
-std::string DevN(const std::string& task, int cpu) {
-  return absl::StrCat(task, "/device:CPU:", cpu);
-}
-
-// y = relu(x @ w^T + b) + x, s = sum(y), with nodes spread over both tasks
-// (and both CPUs of each) so most edges cross tasks or devices.
-tensorflow::GraphDef Model(const std::string& ps, const std::string& wk) {
-  std::string text = absl::StrCat(
-      "node { name: 'x' op: 'Placeholder' device: '", DevN(wk, 1),
-      "' attr { key: 'dtype' value { type: DT_FLOAT } } }\n",
-      "node { name: 'w' op: 'Const' device: '", DevN(ps, 0),
-      "' attr { key: 'dtype' value { type: DT_FLOAT } } "
-      "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { "
-      "dim { size: 2 } dim { size: 2 } } float_val: 1 float_val: 2 "
-      "float_val: 3 float_val: 4 } } } }\n",
-      "node { name: 'b' op: 'Const' device: '", DevN(ps, 1),
-      "' attr { key: 'dtype' value { type: DT_FLOAT } } "
-      "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { "
-      "dim { size: 2 } } float_val: -10 float_val: 0.5 } } } }\n",
-      "node { name: 'mm' op: 'MatMul' input: 'x' input: 'w' device: '",
-      DevN(ps, 0),
-      "' attr { key: 'T' value { type: DT_FLOAT } } "
-      "attr { key: 'transpose_b' value { b: true } } }\n",
-      BinaryOp("bias", "BiasAdd", "mm", "b", DevN(wk, 0)),
-      "node { name: 'relu' op: 'Relu' input: 'bias' device: '", DevN(ps, 1),
-      "' attr { key: 'T' value { type: DT_FLOAT } } }\n",
-      BinaryOp("y", "AddV2", "relu", "x", DevN(wk, 1)),
-      "node { name: 'axes' op: 'Const' device: '", DevN(ps, 0),
-      "' attr { key: 'dtype' value { type: DT_INT32 } } "
-      "attr { key: 'value' value { tensor { dtype: DT_INT32 "
-      "tensor_shape { dim { size: 2 } } int_val: 0 int_val: 1 } } } }\n",
-      "node { name: 's' op: 'Sum' input: 'y' input: 'axes' device: '",
-      DevN(ps, 1),
-      "' attr { key: 'T' value { type: DT_FLOAT } } "
-      "attr { key: 'Tidx' value { type: DT_INT32 } } }\n");
-  return ParseGraph(text);
-}
 
 StepSignature Sig(std::vector<std::string> feeds,
                   std::vector<std::string> fetches) {
