@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "common/daemon/graceful_stop.h"
 #include "common/framework/allocator.h"
 #include "common/framework/status.h"
 #include "common/rpc/grpc_worker_cache.h"
@@ -27,11 +26,11 @@ MasterServer::MasterServer(const ClusterSpec& cluster,
     : cluster_(cluster), options_(std::move(options)) {}
 
 void MasterServer::Init() {
-  server_ = std::make_unique<GrpcServer>(options_.max_message_size);
+  serving_ = std::make_unique<ServerLifecycle>(options_.max_message_size);
   WorkerCacheInterface* workers = options_.worker_cache;
   if (workers == nullptr) {
     workers_ = NewGrpcWorkerCache(cluster_, options_.max_message_size,
-                                  cpu_allocator(), server_->loop());
+                                  cpu_allocator(), serving_->loop());
     workers = workers_.get();
   }
   MasterOptions master;
@@ -49,35 +48,18 @@ void MasterServer::Init() {
 MasterServer::~MasterServer() { Stop(absl::Now()); }
 
 absl::Status MasterServer::Start() {
-  absl::MutexLock l(&mu_);
-  if (started_ || stopped_) {
-    return errors::FailedPrecondition(
-        "MasterServer was started or stopped before");
-  }
-  TRIB_RETURN_IF_ERROR(
-      server_->Start(options_.listen_address, {service_.get()}));
-  started_ = true;
-  bound_address_ = server_->address();
-  return absl::OkStatus();
-}
-
-std::string MasterServer::bound_address() const {
-  absl::MutexLock l(&mu_);
-  return bound_address_;
+  return serving_->Start(options_.listen_address, {service_.get()});
 }
 
 void MasterServer::Stop() { Stop(absl::Now() + options_.grace_period); }
 
 void MasterServer::Stop(absl::Time deadline) {
-  absl::MutexLock l(&mu_);
-  if (stopped_) return;
-  stopped_ = true;
   // The master lets calls finish until the deadline, then closes every
   // session, which cancels what still runs so gRPC's wait ends too.
-  ShutdownWhileDraining(*server_, deadline, [&] {
+  const bool first = serving_->Stop(deadline, [&] {
     master_->Shutdown(std::max(deadline - absl::Now(), absl::ZeroDuration()));
   });
-  server_.reset();
+  if (!first) return;
   pool_.reset();
   service_.reset();
   master_.reset();

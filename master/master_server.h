@@ -14,21 +14,19 @@
 //
 // Options are the single place for a master server's settings; what later
 // features need (TLS, metrics, health) belongs there too. Thread-safety:
-// Start and Stop may come from any thread (one at a time: Stop holds the
-// server's lock until the master is released); the accessors from any.
+// Start and Stop may come from any thread (one at a time, see
+// server_lifecycle.h); the accessors from any, master() not during Stop.
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "common/cluster/cluster_spec.h"
 #include "common/distributed/worker_cache.h"
-#include "common/rpc/grpc_server.h"
+#include "common/daemon/server_lifecycle.h"
 #include "common/rpc/rpc_service.h"
 #include "master/blocking_call_pool.h"
 #include "master/master.h"
@@ -86,7 +84,7 @@ class MasterServer {
   void Stop();
 
   // After Start: the address actually bound ("127.0.0.1:40123").
-  std::string bound_address() const;
+  std::string bound_address() const { return serving_->bound_address(); }
   const ClusterSpec& cluster() const { return cluster_; }
   const MasterServerOptions& options() const { return options_; }
   // The service logic, for in-process calls; null after Stop.
@@ -102,16 +100,11 @@ class MasterServer {
   // Construction order is the dependency order; Stop releases in reverse.
   // The network thread serves clients and makes the calls to the workers
   // (common/rpc/rpc_loop.h), so it comes first.
-  std::unique_ptr<GrpcServer> server_;
+  std::unique_ptr<ServerLifecycle> serving_;
   std::unique_ptr<WorkerCacheInterface> workers_;
   std::unique_ptr<Master> master_;
   std::unique_ptr<BlockingCallPool> pool_;
   std::unique_ptr<RpcService> service_;
-
-  mutable absl::Mutex mu_;
-  bool started_ ABSL_GUARDED_BY(mu_) = false;
-  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
-  std::string bound_address_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace tributary

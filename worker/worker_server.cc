@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "common/daemon/graceful_stop.h"
 #include "common/device/device_factory.h"
 #include "common/framework/status.h"
 #include "common/rpc/grpc_worker_cache.h"
@@ -41,11 +40,11 @@ absl::Status WorkerServer::Init() {
   TRIB_RETURN_IF_ERROR(DeviceFactory::AddDevices(config, task_name_, &devices));
   TRIB_ASSIGN_OR_RETURN(device_mgr_, DeviceMgr::Create(std::move(devices)));
 
-  server_ = std::make_unique<GrpcServer>(options_.max_message_size);
+  serving_ = std::make_unique<ServerLifecycle>(options_.max_message_size);
   WorkerCacheInterface* peers = options_.worker_cache;
   if (peers == nullptr) {
     peers_ = NewGrpcWorkerCache(cluster_, options_.max_message_size,
-                                cpu_allocator(), server_->loop());
+                                cpu_allocator(), serving_->loop());
     peers = peers_.get();
   }
   pool_ = std::make_unique<InterOpThreadPool>(options_.inter_op_threads);
@@ -55,7 +54,7 @@ absl::Status WorkerServer::Init() {
   // A master's own view of the cluster, for its sessions' RecvTensor calls.
   // The same view as ours (the usual case) shares our cache.
   env_.session_worker_cache_factory =
-      [loop = server_->loop(), max = options_.max_message_size,
+      [loop = serving_->loop(), max = options_.max_message_size,
        ours = cluster_.ToJson()](const tensorflow::ClusterDef& cluster)
       -> absl::StatusOr<std::shared_ptr<WorkerCacheInterface>> {
     TRIB_ASSIGN_OR_RETURN(ClusterSpec spec,
@@ -80,31 +79,17 @@ absl::Status WorkerServer::Init() {
 WorkerServer::~WorkerServer() { Stop(absl::Now()); }
 
 absl::Status WorkerServer::Start() {
-  absl::MutexLock l(&mu_);
-  if (started_ || stopped_) {
-    return errors::FailedPrecondition("WorkerServer ", task_name_,
-                                      " was started or stopped before");
-  }
-  TRIB_RETURN_IF_ERROR(server_->Start(listen_address_, {service_.get()}));
-  started_ = true;
-  bound_address_ = server_->address();
-  return absl::OkStatus();
-}
-
-std::string WorkerServer::bound_address() const {
-  absl::MutexLock l(&mu_);
-  return bound_address_;
+  return serving_->Start(listen_address_, {service_.get()});
 }
 
 void WorkerServer::Stop() { Stop(absl::Now() + options_.grace_period); }
 
 void WorkerServer::Stop(absl::Time deadline) {
-  absl::MutexLock l(&mu_);
-  if (stopped_) return;
-  stopped_ = true;
+  // A server whose Create failed has nothing to stop.
+  if (serving_ == nullptr || worker_ == nullptr) return;
   // The worker lets its steps finish; whatever is left at the deadline is
   // aborted so neither its wait nor gRPC's goes on.
-  ShutdownWhileDraining(*server_, deadline, [&] {
+  const bool first = serving_->Stop(deadline, [&] {
     if (!worker_->WaitUntilIdle(deadline)) {
       spdlog::warn("grace period over with {} call(s) running; cancelling "
                    "them",
@@ -113,7 +98,7 @@ void WorkerServer::Stop(absl::Time deadline) {
     worker_->AbortAll(
         errors::Unavailable("Worker ", task_name_, " is shutting down"));
   });
-  server_.reset();
+  if (!first) return;
   service_.reset();
   // Releases every session, graph and resource (CleanupAll of everything).
   worker_.reset();

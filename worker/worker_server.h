@@ -17,22 +17,20 @@
 //
 // Not started, the object is an in-process worker (tests, one-process
 // clusters): worker() works, nothing listens. Thread-safety: Start and Stop
-// may come from any thread (one at a time: Stop holds the server's lock
-// until the worker is released); the accessors from any thread.
+// may come from any thread (one at a time, see server_lifecycle.h); the
+// accessors from any thread, worker() not during Stop.
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "common/cluster/cluster_spec.h"
 #include "common/device/device_mgr.h"
 #include "common/distributed/worker_cache.h"
-#include "common/rpc/grpc_server.h"
+#include "common/daemon/server_lifecycle.h"
 #include "common/rpc/rpc_service.h"
 #include "common/runtime/executor/inter_op_thread_pool.h"
 #include "worker/worker.h"
@@ -100,7 +98,7 @@ class WorkerServer {
   // The address given to Start (the option, else the spec's).
   const std::string& listen_address() const { return listen_address_; }
   // After Start: the address actually bound ("127.0.0.1:40123").
-  std::string bound_address() const;
+  std::string bound_address() const { return serving_->bound_address(); }
   const ClusterSpec& cluster() const { return cluster_; }
   const WorkerServerOptions& options() const { return options_; }
 
@@ -121,20 +119,13 @@ class WorkerServer {
   // Construction order is the dependency order; Stop releases in reverse.
   // The network thread serves this task and makes its calls to the others
   // (common/rpc/rpc_loop.h), so it comes first.
-  std::unique_ptr<GrpcServer> server_;
+  std::unique_ptr<ServerLifecycle> serving_;
   std::unique_ptr<DeviceMgr> device_mgr_;
   std::unique_ptr<WorkerCacheInterface> peers_;
   std::unique_ptr<InterOpThreadPool> pool_;
   WorkerEnv env_;
   std::unique_ptr<Worker> worker_;
   std::unique_ptr<RpcService> service_;
-
-  // Start and Stop may come from different threads (a test's body and its
-  // teardown).
-  mutable absl::Mutex mu_;
-  bool started_ ABSL_GUARDED_BY(mu_) = false;
-  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
-  std::string bound_address_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace tributary
