@@ -1,9 +1,9 @@
-// The master's gRPC service on 127.0.0.1, called the way TensorFlow's
+// The master's gRPC service (a MasterServer) on 127.0.0.1, called the way TensorFlow's
 // client calls it: generated protobuf stubs (typed float_val feeds, as
 // TensorFlow's Python sends them), store_errors_in_response_body, call
 // deadlines. The workers are fakes.
 
-#include "master/grpc_master_service.h"
+#include "master/master_server.h"
 
 #include <memory>
 #include <string>
@@ -11,7 +11,6 @@
 
 #include "common/framework/tensor_testutil.h"
 #include "common/rpc/grpc_channel.h"
-#include "common/rpc/grpc_server.h"
 #include "gmock/gmock.h"
 #include "grpcpp/client_context.h"
 #include "gtest/gtest.h"
@@ -26,21 +25,25 @@ using ::testing::HasSubstr;
 
 class GrpcMasterServiceTest : public MasterTest {
  protected:
+  // The fixture's fake cluster behind a MasterServer of its own, as the
+  // daemon serves it.
   void SetUp() override {
     MasterTest::SetUp();
-    pool_ = std::make_unique<BlockingCallPool>();
-    service_ = NewGrpcMasterService(master_.get(), pool_.get());
-    absl::StatusOr<GrpcServerHandle> server =
-        StartGrpcServer("127.0.0.1:0", {service_.get()});
+    MasterServerOptions options;
+    options.listen_address = "127.0.0.1:0";
+    options.worker_cache = &cache_;
+    options.cancel_grace = DefaultOptions().cancel_grace;
+    absl::StatusOr<std::unique_ptr<MasterServer>> server =
+        MasterServer::Create(cluster_, options);
     ASSERT_TRUE(server.ok()) << server.status();
-    server_ = std::move(*server);
-    stub_ = tensorflow::MasterService::NewStub(NewGrpcChannel(server_.address));
+    server_ = *std::move(server);
+    ASSERT_TRUE(server_->Start().ok());
+    stub_ = tensorflow::MasterService::NewStub(
+        NewGrpcChannel(server_->bound_address()));
   }
   void TearDown() override {
-    server_.server->Shutdown(absl::Now() + absl::Seconds(5));
-    server_.server.reset();
-    pool_.reset();
-    service_.reset();
+    if (server_ != nullptr) server_->Stop(absl::Now() + absl::Seconds(5));
+    server_.reset();
     MasterTest::TearDown();
   }
 
@@ -54,9 +57,7 @@ class GrpcMasterServiceTest : public MasterTest {
     return resp.session_handle();
   }
 
-  std::unique_ptr<BlockingCallPool> pool_;
-  std::unique_ptr<RpcService> service_;
-  GrpcServerHandle server_;
+  std::unique_ptr<MasterServer> server_;
   std::unique_ptr<tensorflow::MasterService::Stub> stub_;
 };
 

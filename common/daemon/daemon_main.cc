@@ -1,0 +1,31 @@
+#include "common/daemon/daemon_main.h"
+
+#include "common/daemon/daemon_process.h"
+#include "spdlog/spdlog.h"
+
+namespace tributary {
+
+std::optional<int> ParseDaemonFlags(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+int ServeUntilTerminated(absl::Duration grace,
+                         absl::FunctionRef<void(absl::Time deadline)> stop) {
+  const int sig = WaitForTerminationSignal();
+  const absl::Time deadline = absl::Now() + grace;
+  spdlog::info("signal {}: stopping (grace period {})", sig,
+               absl::FormatDuration(grace));
+  stop(deadline);
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace tributary

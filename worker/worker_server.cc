@@ -1,0 +1,109 @@
+#include "worker/worker_server.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/device/device_factory.h"
+#include "common/framework/status.h"
+#include "common/rpc/grpc_worker_cache.h"
+#include "common/rpc/grpc_worker_service.h"
+#include "protos/config.pb.h"
+#include "spdlog/spdlog.h"
+
+namespace tributary {
+
+absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Create(
+    const ClusterSpec& cluster, WorkerServerOptions options) {
+  std::unique_ptr<WorkerServer> server(
+      new WorkerServer(cluster, std::move(options)));
+  TRIB_RETURN_IF_ERROR(server->Init());
+  return server;
+}
+
+WorkerServer::WorkerServer(const ClusterSpec& cluster,
+                           WorkerServerOptions options)
+    : cluster_(cluster), options_(std::move(options)) {}
+
+absl::Status WorkerServer::Init() {
+  TRIB_ASSIGN_OR_RETURN(std::string address,
+                        cluster_.TaskAddress(options_.job, options_.task));
+  task_name_ =
+      absl::StrCat("/job:", options_.job, "/replica:0/task:", options_.task);
+  listen_address_ =
+      options_.listen_address.empty() ? address : options_.listen_address;
+
+  tensorflow::ConfigProto config;
+  (*config.mutable_device_count())["CPU"] = options_.cpu_devices;
+  config.set_intra_op_parallelism_threads(options_.intra_op_threads);
+  std::vector<std::unique_ptr<Device>> devices;
+  TRIB_RETURN_IF_ERROR(DeviceFactory::AddDevices(config, task_name_, &devices));
+  TRIB_ASSIGN_OR_RETURN(device_mgr_, DeviceMgr::Create(std::move(devices)));
+
+  serving_ = std::make_unique<ServerLifecycle>(options_.max_message_size);
+  WorkerCacheInterface* peers = options_.worker_cache;
+  if (peers == nullptr) {
+    peers_ = NewGrpcWorkerCache(cluster_, options_.max_message_size,
+                                cpu_allocator(), serving_->loop());
+    peers = peers_.get();
+  }
+  pool_ = std::make_unique<InterOpThreadPool>(options_.inter_op_threads);
+  env_.task_name = task_name_;
+  env_.device_mgr = device_mgr_.get();
+  env_.worker_cache = peers;
+  // A master's own view of the cluster, for its sessions' RecvTensor calls.
+  // The same view as ours (the usual case) shares our cache.
+  env_.session_worker_cache_factory =
+      [loop = serving_->loop(), max = options_.max_message_size,
+       ours = cluster_.ToJson()](const tensorflow::ClusterDef& cluster)
+      -> absl::StatusOr<std::shared_ptr<WorkerCacheInterface>> {
+    TRIB_ASSIGN_OR_RETURN(ClusterSpec spec,
+                          ClusterSpec::FromClusterDef(cluster));
+    if (spec.ToJson() == ours) return std::shared_ptr<WorkerCacheInterface>();
+    return std::shared_ptr<WorkerCacheInterface>(
+        NewGrpcWorkerCache(spec, max, cpu_allocator(), loop));
+  };
+  env_.compute_pool = pool_.get();
+  worker_ = std::make_unique<Worker>(&env_);
+  // Control calls (registering a big graph) run on the compute pool so the
+  // network thread stays free for the RecvTensor and RunGraph of running
+  // steps.
+  InterOpThreadPool* compute_pool = pool_.get();
+  service_ = NewGrpcWorkerService(
+      worker_.get(), cpu_allocator(), [compute_pool](std::function<void()> fn) {
+        compute_pool->Schedule(std::move(fn));
+      });
+  return absl::OkStatus();
+}
+
+WorkerServer::~WorkerServer() { Stop(absl::Now()); }
+
+absl::Status WorkerServer::Start() {
+  return serving_->Start(listen_address_, {service_.get()});
+}
+
+void WorkerServer::Stop() { Stop(absl::Now() + options_.grace_period); }
+
+void WorkerServer::Stop(absl::Time deadline) {
+  // A server whose Create failed has nothing to stop.
+  if (serving_ == nullptr || worker_ == nullptr) return;
+  // The worker lets its steps finish; whatever is left at the deadline is
+  // aborted so neither its wait nor gRPC's goes on.
+  const bool first = serving_->Stop(deadline, [&] {
+    if (!worker_->WaitUntilIdle(deadline)) {
+      spdlog::warn("grace period over with {} call(s) running; cancelling "
+                   "them",
+                   worker_->NumCallsInFlight());
+    }
+    worker_->AbortAll(
+        errors::Unavailable("Worker ", task_name_, " is shutting down"));
+  });
+  if (!first) return;
+  service_.reset();
+  // Releases every session, graph and resource (CleanupAll of everything).
+  worker_.reset();
+  pool_.reset();
+  peers_.reset();
+}
+
+}  // namespace tributary
