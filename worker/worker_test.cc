@@ -20,6 +20,7 @@
 namespace tributary {
 namespace {
 
+using worker_test::CreateSession;
 using worker_test::InProcessWorkers;
 using worker_test::ParseGraph;
 using worker_test::ScalarConst;
@@ -29,14 +30,6 @@ const char kWorker[] = "/job:worker/replica:0/task:0";
 
 std::string Dev(const std::string& task, int cpu) {
   return absl::StrCat(task, "/device:CPU:", cpu);
-}
-
-absl::Status CreateSession(Worker* w, const std::string& handle, bool isolate) {
-  tensorflow::CreateWorkerSessionRequest req;
-  req.set_session_handle(handle);
-  req.set_isolate_session_state(isolate);
-  tensorflow::CreateWorkerSessionResponse resp;
-  return w->CreateWorkerSession(req, &resp, absl::Seconds(10));
 }
 
 class WorkerTest : public ::testing::Test {

@@ -70,6 +70,15 @@ std::string BinaryOp(const std::string& name, const std::string& op,
                       "' attr { key: 'T' value { type: DT_FLOAT } } }\n");
 }
 
+absl::Status CreateSession(Worker* worker, const std::string& handle,
+                           bool isolate) {
+  tensorflow::CreateWorkerSessionRequest request;
+  request.set_session_handle(handle);
+  request.set_isolate_session_state(isolate);
+  tensorflow::CreateWorkerSessionResponse response;
+  return worker->CreateWorkerSession(request, &response, absl::Seconds(10));
+}
+
 // The servers' own spec names the tasks at an address nobody listens on
 // (port 1): the addresses are known only once every server bound, so the
 // tasks reach each other through cache_ instead (WorkerServerOptions::

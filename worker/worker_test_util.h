@@ -38,6 +38,11 @@ std::string BinaryOp(const std::string& name, const std::string& op,
                      const std::string& a, const std::string& b,
                      const std::string& device);
 
+// CreateWorkerSession `handle` on `worker` (isolated state or the shared
+// resources), as a master would, with a 10 s deadline.
+absl::Status CreateSession(Worker* worker, const std::string& handle,
+                           bool isolate);
+
 class InProcessWorkers {
  public:
   // Tasks by full name ("/job:ps/replica:0/task:0"), each with `num_cpus`

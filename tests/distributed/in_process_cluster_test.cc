@@ -31,6 +31,7 @@ namespace distributed_test {
 namespace {
 
 using worker_test::BinaryOp;
+using worker_test::CreateSession;
 using worker_test::ParseGraph;
 using worker_test::ScalarConst;
 using Graph = std::shared_ptr<const RegisteredGraph>;
@@ -67,14 +68,6 @@ StepSignature Sig(std::vector<std::string> feeds,
   s.fetches = std::move(fetches);
   s.targets = std::move(targets);
   return s;
-}
-
-absl::Status CreateSession(Worker* w, const std::string& handle, bool isolate) {
-  tensorflow::CreateWorkerSessionRequest req;
-  req.set_session_handle(handle);
-  req.set_isolate_session_state(isolate);
-  tensorflow::CreateWorkerSessionResponse resp;
-  return w->CreateWorkerSession(req, &resp, absl::Seconds(10));
 }
 
 class InProcessClusterTest : public ::testing::Test {
