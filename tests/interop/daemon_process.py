@@ -25,10 +25,21 @@ def run(binary, args, env=None):
                           env=env if env is not None else env_without_tf_config())
 
 
+def free_ports(count):
+    """`count` distinct ports on 127.0.0.1 that were free a moment ago (bound together,
+    then released for the daemons to bind)."""
+    sockets = [socket.socket(socket.AF_INET, socket.SOCK_STREAM) for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
 
 
 class Daemon:

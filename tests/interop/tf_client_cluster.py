@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 
+from daemon_process import free_ports
+
 JOBS = {"ps": 1, "worker": 2}
 START_DEADLINE_S = 120  # TensorFlow's servers import TensorFlow first (seconds each).
 PR_SET_PDEATHSIG = 1
@@ -25,20 +27,6 @@ PR_SET_PDEATHSIG = 1
 WORKER_BINARY = os.path.join("worker", "tributary-worker")
 MASTER_BINARY = os.path.join("master", "tributary-master")
 
-
-def free_ports(count):
-    """Ports the kernel handed out just now on 127.0.0.1 (bound together, so distinct)."""
-    sockets, ports = [], []
-    try:
-        for _ in range(count):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.bind(("127.0.0.1", 0))
-            sockets.append(s)
-            ports.append(s.getsockname()[1])
-    finally:
-        for s in sockets:
-            s.close()
-    return ports
 
 
 def _die_with_parent():

@@ -14,6 +14,8 @@ import threading
 import time
 import unittest
 
+from daemon_process import free_ports
+
 TRIBUTARY = os.path.join("tools", "tributary")
 TRAIN = os.path.join("tools", "examples", "train_logistic_regression")
 LINEAR_MODEL = os.path.join("tests", "testdata", "linear_model.pbtxt")
@@ -21,17 +23,6 @@ LINEAR_MODEL = os.path.join("tests", "testdata", "linear_model.pbtxt")
 START_TIMEOUT_S = 120
 STOP_TIMEOUT_S = 120
 
-
-def free_ports(n):
-    """n distinct loopback ports that were free a moment ago."""
-    socks = [socket.socket() for _ in range(n)]
-    try:
-        for s in socks:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
 
 
 def write_spec(directory, jobs):
