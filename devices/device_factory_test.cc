@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "common/device/test_device.h"
 #include "common/framework/allocator.h"
 #include "common/framework/tensor.h"
 #include "devices/cpu/cpu_device.h"
@@ -151,14 +152,8 @@ TEST(DeviceFactoryTest, NewDevice) {
             absl::StatusCode::kNotFound);
 }
 
-// A second device type, to show AddDevices picks up new factories and
-// orders them after the CPU.
-class FakeDevice : public Device {
- public:
-  explicit FakeDevice(const std::string& name)
-      : Device(BuildDeviceAttributes(name, "FAKE", 0, "fake chip")) {}
-};
-
+// A second device type ("FAKE"), to show AddDevices picks up new factories
+// and orders them after the CPU.
 template <int kCount>
 class FakeFactory : public DeviceFactory {
  public:
@@ -169,8 +164,8 @@ class FakeFactory : public DeviceFactory {
     auto it = config.device_count().find("FAKE");
     if (it != config.device_count().end()) n = it->second;
     for (int i = 0; i < n; ++i) {
-      devices->push_back(std::make_unique<FakeDevice>(
-          absl::StrCat(name_prefix, "/device:FAKE:", i)));
+      devices->push_back(std::make_unique<test::TestDevice>(
+          absl::StrCat(name_prefix, "/device:FAKE:", i), "FAKE", "fake chip"));
     }
     return absl::OkStatus();
   }

@@ -22,7 +22,7 @@
 namespace tributary {
 namespace {
 
-struct Flags {
+struct MasterFlags {
   std::string cluster_file;
   std::string log_level = "info";
   int64_t discovery_timeout_ms = 30000;
@@ -36,7 +36,7 @@ struct Flags {
 int Run(int argc, char** argv) {
   PrepareDaemonProcess();
 
-  Flags flags;
+  MasterFlags flags;
   CLI::App app{
       "tributary-master: serves TensorFlow's MasterService "
       "(/tensorflow.MasterService/*) for a cluster of tributary-worker tasks.\n"

@@ -15,6 +15,7 @@
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
 #include "common/kernel/cancellation.h"
+#include "common/rendezvous/recv_testutil.h"
 #include "common/rendezvous/rendezvous_key.h"
 #include "gtest/gtest.h"
 
@@ -118,24 +119,7 @@ class FakePeer : public WorkerInterface {
   std::vector<absl::Time> deadlines_;
 };
 
-// What a receiver's callback got.
-struct Received {
-  bool called = false;
-  absl::Status status;
-  Tensor value;
-  bool is_dead = false;
-
-  RendezvousInterface::DoneCallback Callback() {
-    return
-        [this](const absl::Status& s, const RendezvousInterface::Args&,
-               const RendezvousInterface::Args&, const Tensor& v, bool dead) {
-          called = true;
-          status = s;
-          value = v;
-          is_dead = dead;
-        };
-  }
-};
+using test::Received;
 
 RendezvousParsedKey Key(const std::string& src, const std::string& dst,
                         const std::string& name) {
@@ -166,7 +150,7 @@ TEST_F(RpcRemoteRendezvousTest, KeysFromThisTaskAreReceivedLocally) {
                   .ok());
   Received r;
   rendezvous_->RecvAsync(key, RendezvousInterface::Args(), r.Callback());
-  ASSERT_TRUE(r.called);
+  ASSERT_TRUE(r.called());
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.value.scalar<float>()(), 1.5f);
   EXPECT_EQ(peer_->num_calls(), 0);
@@ -186,13 +170,13 @@ TEST_F(RpcRemoteRendezvousTest, RemoteKeysAskTheSendingTask) {
   Received r;
   rendezvous_->RecvAsync(key, RendezvousInterface::Args(), r.Callback());
   ASSERT_EQ(peer_->num_calls(), 1);
-  EXPECT_FALSE(r.called);
+  EXPECT_FALSE(r.called());
   EXPECT_EQ(peer_->key(0), key.FullKey());
   EXPECT_EQ(peer_->step_id(0), 17);
   EXPECT_EQ(peer_->deadline(0), deadline);
   EXPECT_EQ(rendezvous_->NumRemoteCallsInFlight(), 1);
   peer_->Complete(0, absl::OkStatus(), test::AsTensor<float>({4.f, 5.f}, {2}));
-  ASSERT_TRUE(r.called);
+  ASSERT_TRUE(r.called());
   ASSERT_TRUE(r.status.ok()) << r.status;
   test::ExpectTensorEqual<float>(r.value,
                                  test::AsTensor<float>({4.f, 5.f}, {2}));
@@ -204,7 +188,7 @@ TEST_F(RpcRemoteRendezvousTest, PeerErrorsReachTheReceiver) {
   rendezvous_->RecvAsync(Key(kPeerCpu, kSelfCpu, "t"),
                          RendezvousInterface::Args(), r.Callback());
   peer_->Complete(0, errors::InvalidArgument("boom at node bad"));
-  ASSERT_TRUE(r.called);
+  ASSERT_TRUE(r.called());
   EXPECT_TRUE(absl::IsInvalidArgument(r.status)) << r.status;
   EXPECT_TRUE(absl::StrContains(r.status.message(), "bad"));
 }
@@ -218,8 +202,8 @@ TEST_F(RpcRemoteRendezvousTest, AbortCancelsCallsInFlightAndFailsLaterOnes) {
   ASSERT_EQ(peer_->num_calls(), 2);
   rendezvous_->StartAbort(errors::Aborted("step 17 failed elsewhere"));
   // The calls were cancelled; the receivers hear the abort's cause.
-  ASSERT_TRUE(r1.called);
-  ASSERT_TRUE(r2.called);
+  ASSERT_TRUE(r1.called());
+  ASSERT_TRUE(r2.called());
   EXPECT_TRUE(absl::IsAborted(r1.status)) << r1.status;
   EXPECT_TRUE(absl::StrContains(r2.status.message(), "failed elsewhere"));
   EXPECT_EQ(rendezvous_->NumRemoteCallsInFlight(), 0);
@@ -229,8 +213,8 @@ TEST_F(RpcRemoteRendezvousTest, AbortCancelsCallsInFlightAndFailsLaterOnes) {
                          RendezvousInterface::Args(), r3.Callback());
   rendezvous_->RecvAsync(Key(kSelfCpu, kSelfCpu, "t4"),
                          RendezvousInterface::Args(), r4.Callback());
-  EXPECT_TRUE(r3.called && absl::IsAborted(r3.status)) << r3.status;
-  EXPECT_TRUE(r4.called && absl::IsAborted(r4.status)) << r4.status;
+  EXPECT_TRUE(r3.called() && absl::IsAborted(r3.status)) << r3.status;
+  EXPECT_TRUE(r4.called() && absl::IsAborted(r4.status)) << r4.status;
   EXPECT_EQ(peer_->num_calls(), 2);
 }
 
@@ -242,13 +226,13 @@ TEST_F(RpcRemoteRendezvousTest, ReceiverCancellationCancelsItsCall) {
   rendezvous_->RecvAsync(Key(kPeerCpu, kSelfCpu, "t"), args, r.Callback());
   ASSERT_EQ(peer_->num_calls(), 1);
   cm.StartCancel();
-  ASSERT_TRUE(r.called);
+  ASSERT_TRUE(r.called());
   EXPECT_TRUE(absl::IsCancelled(r.status)) << r.status;
   EXPECT_EQ(rendezvous_->NumRemoteCallsInFlight(), 0);
   // Already cancelled: no call at all.
   Received r2;
   rendezvous_->RecvAsync(Key(kPeerCpu, kSelfCpu, "u"), args, r2.Callback());
-  EXPECT_TRUE(r2.called && absl::IsCancelled(r2.status));
+  EXPECT_TRUE(r2.called() && absl::IsCancelled(r2.status));
   EXPECT_EQ(peer_->num_calls(), 1);
 }
 
@@ -257,7 +241,7 @@ TEST_F(RpcRemoteRendezvousTest, UnknownSenderTaskIsReported) {
   rendezvous_->RecvAsync(
       Key("/job:chief/replica:0/task:0/device:CPU:0", kSelfCpu, "t"),
       RendezvousInterface::Args(), r.Callback());
-  ASSERT_TRUE(r.called);
+  ASSERT_TRUE(r.called());
   EXPECT_TRUE(absl::IsNotFound(r.status)) << r.status;
   EXPECT_TRUE(absl::StrContains(r.status.message(), "/job:chief")) << r.status;
 }
@@ -283,7 +267,7 @@ TEST_F(RpcRemoteRendezvousTest, DestroyingCancelsWhatIsLeft) {
   rendezvous_->RecvAsync(Key(kPeerCpu, kSelfCpu, "t"),
                          RendezvousInterface::Args(), r.Callback());
   rendezvous_.reset();
-  ASSERT_TRUE(r.called);
+  ASSERT_TRUE(r.called());
   EXPECT_TRUE(absl::IsCancelled(r.status)) << r.status;
 }
 

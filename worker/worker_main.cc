@@ -27,7 +27,7 @@
 namespace tributary {
 namespace {
 
-struct Flags {
+struct WorkerFlags {
   std::string cluster_file;
   std::string log_level = "info";
   double grace_period_s = 10;
@@ -42,7 +42,7 @@ int Run(int argc, char** argv) {
   // dlopen, and setenv must not race another thread's getenv.
   const MatMulBackendChoice& matmul = ActiveMatMulBackend();
 
-  Flags flags;
+  WorkerFlags flags;
   CLI::App app{
       "tributary-worker: serves TensorFlow's WorkerService "
       "(/tensorflow.WorkerService/*) for one task of a cluster: it runs the "

@@ -1,8 +1,8 @@
 #include "common/device/device.h"
 
-#include <functional>
-#include <utility>
+#include <string>
 
+#include "common/device/test_device.h"
 #include "common/framework/allocator.h"
 #include "common/framework/tensor.h"
 #include "gtest/gtest.h"
@@ -13,24 +13,13 @@ namespace {
 
 constexpr char kName[] = "/job:worker/replica:0/task:2/device:CPU:0";
 
-// The smallest concrete device: kernels are not run in these tests, so
-// Compute never gets called.
-class FakeDevice : public Device {
- public:
-  explicit FakeDevice(tensorflow::DeviceAttributes attributes)
-      : Device(std::move(attributes)) {}
-  void Compute(OpKernel*, OpKernelContext*) override {}
-  void ComputeAsync(AsyncOpKernel*, OpKernelContext*,
-                    std::function<void()> done) override {
-    done();
-  }
-};
+using test::TestDevice;
 
 // An allocator that is not cpu_allocator(), to see GetAllocator overridden.
-class CountingDevice : public FakeDevice {
+class CountingDevice : public TestDevice {
  public:
-  using FakeDevice::FakeDevice;
-  using FakeDevice::GetAllocator;
+  using TestDevice::TestDevice;
+  using TestDevice::GetAllocator;
   Allocator* GetAllocator(AllocatorAttributes attr) override {
     last_attr = attr;
     return cpu_allocator();
@@ -55,7 +44,7 @@ TEST(DeviceTest, BuildDeviceAttributes) {
 TEST(DeviceTest, Accessors) {
   tensorflow::DeviceAttributes attrs =
       Device::BuildDeviceAttributes(kName, "CPU", 0, "");
-  FakeDevice device(attrs);
+  TestDevice device(attrs);
   EXPECT_EQ(device.name(), kName);
   EXPECT_EQ(device.device_type(), "CPU");
   EXPECT_EQ(device.incarnation(), attrs.incarnation());
@@ -76,8 +65,8 @@ TEST(DeviceTest, ZeroIncarnationIsReplaced) {
   tensorflow::DeviceAttributes attrs;
   attrs.set_name(kName);
   attrs.set_device_type("CPU");
-  FakeDevice a(attrs);
-  FakeDevice b(attrs);
+  TestDevice a(attrs);
+  TestDevice b(attrs);
   EXPECT_NE(a.incarnation(), 0u);
   EXPECT_NE(a.incarnation(), b.incarnation());
 }
@@ -85,7 +74,7 @@ TEST(DeviceTest, ZeroIncarnationIsReplaced) {
 TEST(DeviceTest, LegacyNameIsParsed) {
   tensorflow::DeviceAttributes attrs = Device::BuildDeviceAttributes(
       "/job:a/replica:0/task:0/gpu:1", "GPU", 0, "");
-  FakeDevice device(attrs);
+  TestDevice device(attrs);
   EXPECT_EQ(device.parsed_name().type, "GPU");
   EXPECT_EQ(device.parsed_name().id, 1);
 }
@@ -93,14 +82,14 @@ TEST(DeviceTest, LegacyNameIsParsed) {
 TEST(DeviceDeathTest, PartialNameIsAProgrammingError) {
   tensorflow::DeviceAttributes attrs =
       Device::BuildDeviceAttributes("/job:a/device:CPU:0", "CPU", 0, "");
-  EXPECT_DEATH(FakeDevice device(attrs), "invalid full name");
+  EXPECT_DEATH(TestDevice device(attrs), "invalid full name");
 }
 
 TEST(DeviceTest, DebugStringHasNameTypeAndIncarnation) {
   tensorflow::DeviceAttributes attrs =
       Device::BuildDeviceAttributes(kName, "CPU", 0, "");
   attrs.set_incarnation(0xabcdef);
-  FakeDevice device(attrs);
+  TestDevice device(attrs);
   EXPECT_EQ(device.DebugString(),
             std::string(kName) + " (CPU, incarnation 0xabcdef)");
 }
@@ -134,7 +123,7 @@ TEST(DeviceBaseTest, GetAllocatorWithoutAttributesUsesDefaults) {
 }
 
 TEST(DeviceBaseTest, MakeTensorFromProto) {
-  FakeDevice device(Device::BuildDeviceAttributes(kName, "CPU", 0, ""));
+  TestDevice device(Device::BuildDeviceAttributes(kName, "CPU", 0, ""));
   tensorflow::TensorProto proto;
   proto.set_dtype(tensorflow::DT_FLOAT);
   proto.mutable_tensor_shape()->add_dim()->set_size(3);

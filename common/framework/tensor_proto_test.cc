@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/framework/failing_allocator.h"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
 #include "gtest/gtest.h"
@@ -282,16 +283,8 @@ TEST(TensorProtoTest, BoolContentIsNormalised) {
   EXPECT_EQ(bytes[2], 1);
 }
 
-// An allocator that always fails, for the out-of-memory path.
-class FailingAllocator : public Allocator {
- public:
-  std::string Name() override { return "failing"; }
-  void* AllocateRaw(size_t, size_t) override { return nullptr; }
-  void DeallocateRaw(void*) override {}
-};
-
 TEST(TensorProtoTest, AllocationFailureIsResourceExhausted) {
-  FailingAllocator failing;
+  test::FailingAllocator failing;
   TensorProto p = MakeProto(DT_FLOAT, {1000});
   absl::StatusOr<Tensor> t = Tensor::FromProto(p, &failing);
   EXPECT_EQ(t.status().code(), absl::StatusCode::kResourceExhausted);

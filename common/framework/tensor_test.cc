@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "common/framework/failing_allocator.h"
 #include "common/framework/tensor_testutil.h"
 #include "gtest/gtest.h"
 
@@ -52,16 +53,8 @@ TEST(TensorTest, UsesTheGivenAllocatorAndFreesOnLastReference) {
   EXPECT_EQ(a->GetStats().bytes_in_use, 0);
 }
 
-// An allocator that always fails, for the out-of-memory path.
-class FailingAllocator : public Allocator {
- public:
-  std::string Name() override { return "failing"; }
-  void* AllocateRaw(size_t, size_t) override { return nullptr; }
-  void DeallocateRaw(void*) override {}
-};
-
 TEST(TensorTest, FailedAllocationLeavesTensorUninitialized) {
-  FailingAllocator failing;
+  test::FailingAllocator failing;
   Tensor t(&failing, DT_FLOAT, TensorShape({10}));
   EXPECT_FALSE(t.IsInitialized());
   EXPECT_EQ(t.DebugString(), "Tensor<type: float shape: [10] values: <uninitialized>>");

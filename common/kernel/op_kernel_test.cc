@@ -68,9 +68,9 @@ REGISTER_KERNEL_BUILDER(
     AddDeltaOp);
 
 // y = [rows, 2] of 7.
-class FillOp : public OpKernel {
+class TestFillOp : public OpKernel {
  public:
-  explicit FillOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit TestFillOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("rows", &rows_));
     OP_REQUIRES(ctx, rows_ >= 0,
                 errors::InvalidArgument("rows must be >= 0, got ", rows_));
@@ -85,7 +85,7 @@ class FillOp : public OpKernel {
  private:
   int64_t rows_ = 0;
 };
-REGISTER_KERNEL_BUILDER(Name("OktFill").Device(DEVICE_CPU), FillOp);
+REGISTER_KERNEL_BUILDER(Name("OktFill").Device(DEVICE_CPU), TestFillOp);
 
 // Buggy on purpose: emits int32 where the signature says float.
 class WrongTypeOp : public OpKernel {

@@ -16,6 +16,7 @@
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
 #include "common/kernel/cancellation.h"
+#include "common/rendezvous/recv_testutil.h"
 #include "gtest/gtest.h"
 
 namespace tributary {
@@ -36,25 +37,7 @@ RendezvousParsedKey Key(const std::string& name,
 
 Tensor Scalar(float v) { return test::AsScalar<float>(v); }
 
-// Collects one RecvAsync result.
-struct Received {
-  absl::Notification done;
-  absl::Status status;
-  Tensor value;
-  bool is_dead = false;
-  int calls = 0;
-
-  RendezvousInterface::DoneCallback Callback() {
-    return [this](const absl::Status& s, const Args&, const Args&,
-                  const Tensor& v, bool dead) {
-      status = s;
-      value = v;
-      is_dead = dead;
-      ++calls;
-      done.Notify();
-    };
-  }
-};
+using test::Received;
 
 TEST(LocalRendezvousTest, SendThenRecv) {
   LocalRendezvous rendezvous;

@@ -75,7 +75,7 @@ class VarOp : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("KrtVar").Device(DEVICE_CPU), VarOp);
 
-class AssignOp : public OpKernel {
+class TestAssignOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   void Compute(OpKernelContext* ctx) override {
@@ -88,7 +88,7 @@ class AssignOp : public OpKernel {
     ctx->forward_ref_input_to_ref_output(0, 0);
   }
 };
-REGISTER_KERNEL_BUILDER(Name("KrtAssign").Device(DEVICE_CPU), AssignOp);
+REGISTER_KERNEL_BUILDER(Name("KrtAssign").Device(DEVICE_CPU), TestAssignOp);
 
 using test::KernelRunner;
 using test::NodeDefBuilder;

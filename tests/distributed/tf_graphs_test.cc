@@ -47,11 +47,12 @@ bool LoadGraph(const std::string& file, tensorflow::GraphDef* gdef) {
                                                        gdef);
 }
 
-struct Layout {
+// Whether a graph's nodes are dealt round-robin over the cluster's tasks.
+struct TaskLayout {
   bool round_robin;
 };
 
-class TfGraphsDistributedTest : public ::testing::TestWithParam<Layout> {
+class TfGraphsDistributedTest : public ::testing::TestWithParam<TaskLayout> {
  protected:
   static void SetUpTestSuite() {
     if (std::getenv("TRIBUTARY_TF_GRAPHS") == nullptr) return;
@@ -326,8 +327,8 @@ TEST_P(TfGraphsDistributedTest, MalformedTextIsNotAGraphDef) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, TfGraphsDistributedTest,
-                         ::testing::Values(Layout{false}, Layout{true}),
-                         [](const ::testing::TestParamInfo<Layout>& info) {
+                         ::testing::Values(TaskLayout{false}, TaskLayout{true}),
+                         [](const ::testing::TestParamInfo<TaskLayout>& info) {
                            return info.param.round_robin ? "round_robin_tasks"
                                                          : "as_written";
                          });

@@ -214,19 +214,19 @@ Output FilledVariable(GraphBuilder* b, const std::string& name, int64_t n,
   return var;
 }
 
-struct Graph {
+struct BenchmarkGraph {
   tensorflow::GraphDef def;
   std::vector<std::string> recv_tags;  // "4B", "1MiB", ...
   std::string fetch;                   // "fetch_128MiB/read:0"
 };
 
-Graph BuildGraph(const std::vector<int>& sizes_mib, int fetch_mib,
-                 int aa_mib) {
+BenchmarkGraph BuildGraph(const std::vector<int>& sizes_mib, int fetch_mib,
+                          int aa_mib) {
   GraphBuilder b;
   std::vector<Output> inits;
   b.Scalar<float>(1.0f, NodeOptions("trivial").WithDevice(kTask0));
 
-  Graph g;
+  BenchmarkGraph g;
   std::vector<std::pair<std::string, int64_t>> recv = {{"4B", 1}};
   for (int mib : sizes_mib) {
     recv.push_back({std::to_string(mib) + "MiB", mib * kMiB / 4});
@@ -294,7 +294,7 @@ int Main(int argc, char** argv) {
     sizes_mib.push_back(std::stoi(std::string(s)));
   }
 
-  Graph g = BuildGraph(sizes_mib, fetch_mib, aa_mib);
+  BenchmarkGraph g = BuildGraph(sizes_mib, fetch_mib, aa_mib);
   if (target.empty() || target == "local") {
     // A smoke test of the steps in process: no cluster devices there.
     for (tensorflow::NodeDef& node : *g.def.mutable_node()) node.clear_device();

@@ -41,7 +41,7 @@ namespace tributary {
 namespace examples {
 namespace {
 
-struct Flags {
+struct TrainingFlags {
   std::string target = "local";
   int steps = 300;
   float learning_rate = 2.0f;
@@ -86,7 +86,7 @@ void ChooseClusterLayout(
   }
 }
 
-absl::Status Train(const Flags& flags) {
+absl::Status Train(const TrainingFlags& flags) {
   ModelOptions model;
   model.num_features = flags.features;
   model.learning_rate = flags.learning_rate;
@@ -188,7 +188,7 @@ absl::Status Train(const Flags& flags) {
 }  // namespace tributary
 
 int main(int argc, char** argv) {
-  tributary::examples::Flags flags;
+  tributary::examples::TrainingFlags flags;
   CLI::App app{
       "Train logistic regression on generated data with Tributary: in this "
       "process, or data parallel on a cluster (variables on the ps task, "

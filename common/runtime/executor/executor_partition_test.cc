@@ -13,6 +13,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "common/device/device.h"
+#include "common/device/test_device.h"
 #include "common/framework/tensor.h"
 #include "common/graph/graph.h"
 #include "common/graph/graph_def_import.h"
@@ -31,11 +32,7 @@ namespace {
 constexpr char kDev0[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 constexpr char kDev1[] = "/job:localhost/replica:0/task:0/device:CPU:1";
 
-class TestDevice : public Device {
- public:
-  explicit TestDevice(const std::string& name)
-      : Device(Device::BuildDeviceAttributes(name, "CPU", 0, "")) {}
-};
+using test::TestDevice;
 
 std::string TransferAttrs(const std::string& tensor_name) {
   return absl::StrCat(

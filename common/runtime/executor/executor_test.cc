@@ -16,6 +16,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "common/device/device.h"
+#include "common/device/test_device.h"
 #include "common/framework/tensor.h"
 #include "common/graph/graph.h"
 #include "common/graph/graph_def_import.h"
@@ -33,11 +34,7 @@ namespace {
 
 constexpr char kDeviceName[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 
-class TestDevice : public Device {
- public:
-  TestDevice()
-      : Device(Device::BuildDeviceAttributes(kDeviceName, "CPU", 0, "")) {}
-};
+using test::TestDevice;
 
 // Runs closures on a fixed number of threads (the inter-op pool).
 class Pool {
@@ -97,7 +94,7 @@ class ExecutorTest : public ::testing::Test {
     return rets[0].scalar<int32_t>()();
   }
 
-  TestDevice device_;
+  TestDevice device_{kDeviceName};
   std::unique_ptr<Executor> executor_;
 };
 

@@ -41,16 +41,17 @@ bool LoadGraph(const std::string& file, tensorflow::GraphDef* gdef) {
   return google::protobuf::TextFormat::ParseFromString(ss.str(), gdef);
 }
 
-// The two layouts every graph runs in.
-struct Layout {
+// How a graph is spread over the local session's CPUs (and how feeds
+// reach it); every graph runs in each of kLayouts.
+struct DeviceLayout {
   int num_devices;
   bool round_robin;
   bool rendezvous_feeds = false;  // LocalSessionOptions
 };
-const Layout kLayouts[] = {{1, false}, {4, true}, {4, true, true}};
+const DeviceLayout kLayouts[] = {{1, false}, {4, true}, {4, true, true}};
 
 std::unique_ptr<LocalSession> Open(const std::string& file,
-                                   const Layout& layout) {
+                                   const DeviceLayout& layout) {
   tensorflow::GraphDef gdef;
   EXPECT_TRUE(LoadGraph(file, &gdef)) << file;
   if (layout.round_robin) {
@@ -80,7 +81,7 @@ std::vector<Tensor> RunOk(LocalSession* s, const NamedTensorList& feeds,
   return out;
 }
 
-class TfGraphsSessionTest : public ::testing::TestWithParam<Layout> {};
+class TfGraphsSessionTest : public ::testing::TestWithParam<DeviceLayout> {};
 
 TEST_P(TfGraphsSessionTest, TfAddConsts) {
   SKIP_WITHOUT_TF_GRAPHS();
@@ -318,15 +319,13 @@ TEST(TfGraphsSessionErrors, MalformedTextIsNotAGraphDef) {
   EXPECT_FALSE(LoadGraph("err_malformed_text.pbtxt", &gdef));
 }
 
-INSTANTIATE_TEST_SUITE_P(Layouts, TfGraphsSessionTest,
-                         ::testing::ValuesIn(kLayouts),
-                         [](const ::testing::TestParamInfo<Layout>& info) {
-                           return absl::StrCat(
-                               info.param.num_devices, "cpu",
-                               info.param.round_robin ? "_round_robin" : "",
-                               info.param.rendezvous_feeds ? "_rendezvous"
-                                                           : "");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Layouts, TfGraphsSessionTest, ::testing::ValuesIn(kLayouts),
+    [](const ::testing::TestParamInfo<DeviceLayout>& info) {
+      return absl::StrCat(info.param.num_devices, "cpu",
+                          info.param.round_robin ? "_round_robin" : "",
+                          info.param.rendezvous_feeds ? "_rendezvous" : "");
+    });
 
 }  // namespace
 }  // namespace tributary
