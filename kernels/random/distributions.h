@@ -35,7 +35,7 @@
 namespace tributary {
 namespace random {
 
-// --- Bits to floating point in [0, 1) ----------------------------------------
+// --- Bits to floating point in [0, 1) --------------------------------------
 
 inline float Uint32ToFloat(uint32_t x) {
   // Sign 0, exponent 127 (the value 1.0), 23 random mantissa bits: [1, 2).
@@ -64,11 +64,10 @@ inline Eigen::half Uint16ToHalf(uint16_t x) {
 
 inline Eigen::bfloat16 Uint16ToBfloat16(uint16_t x) {
   const uint16_t bits = static_cast<uint16_t>((127u << 7) | (x & 0x7fu));
-  return Eigen::numext::bit_cast<Eigen::bfloat16>(bits) -
-         Eigen::bfloat16(1.0f);
+  return Eigen::numext::bit_cast<Eigen::bfloat16>(bits) - Eigen::bfloat16(1.0f);
 }
 
-// --- Box-Muller ---------------------------------------------------------------
+// --- Box-Muller ------------------------------------------------------------
 
 // Two standard normals from two words. u1 is clamped away from 0 so log is
 // finite.
@@ -97,7 +96,7 @@ inline void BoxMullerDouble(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3,
   *d1 *= u2;
 }
 
-// --- Distributions ------------------------------------------------------------
+// --- Distributions ---------------------------------------------------------
 
 template <typename T>
 constexpr int OutputsPerSample() {

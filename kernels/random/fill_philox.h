@@ -43,8 +43,8 @@ void FillPhiloxGroups(PhiloxRandom base, const Distribution& dist,
       std::copy(samples.begin(), samples.begin() + n, data + g * kGroup);
     }
   } else {
-    constexpr int64_t kSkipPerGroup = kGroup * kReservedSamplesPerOutput /
-                                      PhiloxRandom::kResultElementCount;
+    constexpr int64_t kSkipPerGroup =
+        kGroup * kReservedSamplesPerOutput / PhiloxRandom::kResultElementCount;
     for (int64_t g = first_group; g < last_group; ++g) {
       // Each group restarts from its own offset, so its values do not depend
       // on how many words the groups before it rejected.

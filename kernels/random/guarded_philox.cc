@@ -34,8 +34,8 @@ void GuardedPhiloxRandom::Init(int64_t seed, int64_t seed2) {
     seed = static_cast<int64_t>(New64());
     seed2 = static_cast<int64_t>(New64());
   }
-  generator_ = PhiloxRandom(static_cast<uint64_t>(seed),
-                            static_cast<uint64_t>(seed2));
+  generator_ =
+      PhiloxRandom(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
   initialized_ = true;
 }
 

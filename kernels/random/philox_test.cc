@@ -2,12 +2,13 @@
 // kat_vectors, which TensorFlow's generator also reproduces), plus the
 // counter arithmetic, the bit conversions and the seed reservation rules.
 
+#include "kernels/random/philox.h"
+
 #include <cstdint>
 
 #include "gtest/gtest.h"
 #include "kernels/random/distributions.h"
 #include "kernels/random/guarded_philox.h"
-#include "kernels/random/philox.h"
 
 namespace tributary {
 namespace random {

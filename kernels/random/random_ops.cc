@@ -25,8 +25,8 @@ using random::FillPhiloxRandom;
 using random::kReservedSamplesPerOutput;
 
 // The output whose shape the int32/int64 vector `shape` gives.
-absl::Status AllocateShapedOutput(OpKernelContext* context,
-                                  const Tensor& shape, Tensor** out) {
+absl::Status AllocateShapedOutput(OpKernelContext* context, const Tensor& shape,
+                                  Tensor** out) {
   TensorShape out_shape;
   absl::Status s = array_ops::MakeShapeFromShapeTensor(shape, &out_shape);
   if (!s.ok()) return s;
@@ -51,8 +51,7 @@ class PhiloxRandomOp : public OpKernel {
     const int64_t n = out->NumElements();
     // Reserved even when n is 0 (a no-op then), like TensorFlow.
     FillPhiloxRandom(
-        context,
-        generator_.ReserveRandomOutputs(n, kReservedSamplesPerOutput),
+        context, generator_.ReserveRandomOutputs(n, kReservedSamplesPerOutput),
         out->flat<T>().data(), n, Distribution());
   }
 
@@ -85,12 +84,11 @@ class RandomUniformIntOp : public OpKernel {
     if (n == 0) return;
     const T lo = minval.scalar<T>()();
     const T hi = maxval.scalar<T>()();
-    OP_REQUIRES(context, lo < hi,
-                errors::InvalidArgument("Need minval < maxval: ", lo, " >= ",
-                                        hi));
+    OP_REQUIRES(
+        context, lo < hi,
+        errors::InvalidArgument("Need minval < maxval: ", lo, " >= ", hi));
     FillPhiloxRandom(
-        context,
-        generator_.ReserveRandomOutputs(n, kReservedSamplesPerOutput),
+        context, generator_.ReserveRandomOutputs(n, kReservedSamplesPerOutput),
         out->flat<T>().data(), n, random::UniformInt<T>(lo, hi));
   }
 
@@ -99,21 +97,21 @@ class RandomUniformIntOp : public OpKernel {
 };
 
 // The shape input is read on the host.
-#define TRIB_REGISTER_FLOAT_RANDOM(TYPE)                                     \
-  REGISTER_KERNEL_BUILDER(Name("RandomUniform")                              \
-                              .Device(DEVICE_CPU)                            \
-                              .HostMemory("shape")                           \
-                              .TypeConstraint<TYPE>("dtype"),                \
-                          PhiloxRandomOp<random::Uniform<TYPE>>);            \
-  REGISTER_KERNEL_BUILDER(Name("RandomStandardNormal")                       \
-                              .Device(DEVICE_CPU)                            \
-                              .HostMemory("shape")                           \
-                              .TypeConstraint<TYPE>("dtype"),                \
-                          PhiloxRandomOp<random::Normal<TYPE>>);             \
-  REGISTER_KERNEL_BUILDER(Name("TruncatedNormal")                            \
-                              .Device(DEVICE_CPU)                            \
-                              .HostMemory("shape")                           \
-                              .TypeConstraint<TYPE>("dtype"),                \
+#define TRIB_REGISTER_FLOAT_RANDOM(TYPE)                          \
+  REGISTER_KERNEL_BUILDER(Name("RandomUniform")                   \
+                              .Device(DEVICE_CPU)                 \
+                              .HostMemory("shape")                \
+                              .TypeConstraint<TYPE>("dtype"),     \
+                          PhiloxRandomOp<random::Uniform<TYPE>>); \
+  REGISTER_KERNEL_BUILDER(Name("RandomStandardNormal")            \
+                              .Device(DEVICE_CPU)                 \
+                              .HostMemory("shape")                \
+                              .TypeConstraint<TYPE>("dtype"),     \
+                          PhiloxRandomOp<random::Normal<TYPE>>);  \
+  REGISTER_KERNEL_BUILDER(Name("TruncatedNormal")                 \
+                              .Device(DEVICE_CPU)                 \
+                              .HostMemory("shape")                \
+                              .TypeConstraint<TYPE>("dtype"),     \
                           PhiloxRandomOp<random::TruncatedNormal<TYPE>>)
 
 TRIB_REGISTER_FLOAT_RANDOM(half);
@@ -122,13 +120,13 @@ TRIB_REGISTER_FLOAT_RANDOM(float);
 TRIB_REGISTER_FLOAT_RANDOM(double);
 #undef TRIB_REGISTER_FLOAT_RANDOM
 
-#define TRIB_REGISTER_INT_RANDOM(TYPE)                                       \
-  REGISTER_KERNEL_BUILDER(Name("RandomUniformInt")                           \
-                              .Device(DEVICE_CPU)                            \
-                              .HostMemory("shape")                           \
-                              .HostMemory("minval")                          \
-                              .HostMemory("maxval")                          \
-                              .TypeConstraint<TYPE>("Tout"),                 \
+#define TRIB_REGISTER_INT_RANDOM(TYPE)                       \
+  REGISTER_KERNEL_BUILDER(Name("RandomUniformInt")           \
+                              .Device(DEVICE_CPU)            \
+                              .HostMemory("shape")           \
+                              .HostMemory("minval")          \
+                              .HostMemory("maxval")          \
+                              .TypeConstraint<TYPE>("Tout"), \
                           RandomUniformIntOp<TYPE>)
 
 TRIB_REGISTER_INT_RANDOM(int32_t);

@@ -52,9 +52,9 @@ std::vector<typename Distribution::ResultElementType> Expected(
 template <typename T>
 void ExpectBits(const Tensor& got, const std::vector<T>& want) {
   ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size()));
-  EXPECT_EQ(std::memcmp(got.flat<T>().data(), want.data(),
-                        want.size() * sizeof(T)),
-            0);
+  EXPECT_EQ(
+      std::memcmp(got.flat<T>().data(), want.data(), want.size() * sizeof(T)),
+      0);
 }
 
 // A multi-threaded fill of many groups, twice: both steps match the
@@ -124,22 +124,23 @@ TEST(RandomOpsTest, UniformIntStepsAndErrors) {
                             .Build())
                   .ok());
   for (int step = 0; step < 2; ++step) {
-    auto out = runner.Run({test::AsTensor<int64_t>({1001}),
-                           test::AsScalar<int64_t>(-10),
-                           test::AsScalar<int64_t>(90)});
+    auto out =
+        runner.Run({test::AsTensor<int64_t>({1001}),
+                    test::AsScalar<int64_t>(-10), test::AsScalar<int64_t>(90)});
     ASSERT_TRUE(out.ok()) << out.status();
     ExpectBits<int64_t>((*out)[0],
                         Expected(3, 4, uint64_t{256} * 1001 * step, 1001,
                                  random::UniformInt<int64_t>(-10, 90)));
   }
-  auto bad = runner.Run({test::AsTensor<int64_t>({2}),
-                         test::AsScalar<int64_t>(5), test::AsScalar<int64_t>(5)});
+  auto bad =
+      runner.Run({test::AsTensor<int64_t>({2}), test::AsScalar<int64_t>(5),
+                  test::AsScalar<int64_t>(5)});
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(bad.status().message(), "Need minval < maxval: 5 >= 5");
-  auto empty = runner.Run({test::AsTensor<int64_t>({0}),
-                           test::AsScalar<int64_t>(5),
-                           test::AsScalar<int64_t>(5)});
+  auto empty =
+      runner.Run({test::AsTensor<int64_t>({0}), test::AsScalar<int64_t>(5),
+                  test::AsScalar<int64_t>(5)});
   EXPECT_TRUE(empty.ok()) << empty.status();
 }
 
