@@ -40,6 +40,7 @@ LAYERS = [
         "kernels/math",
         "kernels/nn",
         "kernels/plumbing",
+        "kernels/random",
         "kernels/sendrecv",
         "kernels/state",
         "kernels/testing",

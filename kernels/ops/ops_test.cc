@@ -71,7 +71,10 @@ const std::vector<std::string>& RequiredOps() {
       "ControlTrigger",
       // Checkpoints, strings, parsing (SavedModel graphs).
       "SaveV2", "RestoreV2", "MergeV2Checkpoints", "ShardedFilename",
-      "ShardedFilespec", "StringJoin", "ParseExample"};
+      "ShardedFilespec", "StringJoin", "ParseExample",
+      // Stateful random ops (variable initializers).
+      "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
+      "RandomUniformInt"};
   return *kOps;
 }
 
@@ -409,7 +412,11 @@ TEST(OpsTest, OpFlags) {
                                           "ResourceApplyAdam",
                                           "SaveV2",
                                           "RestoreV2",
-                                          "MergeV2Checkpoints"};
+                                          "MergeV2Checkpoints",
+                                          "RandomUniform",
+                                          "RandomStandardNormal",
+                                          "TruncatedNormal",
+                                          "RandomUniformInt"};
   const std::set<std::string> commutative = {
       "AddV2", "AddN", "Mul", "Equal", "NotEqual", "LogicalAnd", "LogicalOr"};
   const std::set<std::string> aggregate = {"AddV2", "AddN"};

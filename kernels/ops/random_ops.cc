@@ -1,0 +1,57 @@
+// Stateful random ops (TensorFlow's core/ops/random_ops.cc signatures).
+//
+// All are stateful: each node owns a generator that advances every step, so
+// two nodes must never be merged and a node's outputs are not constants. The
+// `seed`/`seed2` attrs pick the stream; both 0 means non-deterministic.
+
+#include "common/op/op_registry.h"
+
+// One builder call per line reads like the op signature it defines;
+// clang-format would fold short chains onto one line.
+// clang-format off
+
+namespace tributary {
+
+// Uniform in [0, 1).
+REGISTER_OP("RandomUniform")
+    .Input("shape: T")
+    .SetIsStateful()
+    .Output("output: dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("dtype: {half,bfloat16,float,double}")
+    .Attr("T: {int32,int64}");
+
+// Standard normal (mean 0, stddev 1).
+REGISTER_OP("RandomStandardNormal")
+    .Input("shape: T")
+    .SetIsStateful()
+    .Output("output: dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("dtype: {half,bfloat16,float,double}")
+    .Attr("T: {int32,int64}");
+
+// Standard normal, values beyond two standard deviations redrawn.
+REGISTER_OP("TruncatedNormal")
+    .Input("shape: T")
+    .SetIsStateful()
+    .Output("output: dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("dtype: {half,bfloat16,float,double}")
+    .Attr("T: {int32,int64}");
+
+// Integers in [minval, maxval).
+REGISTER_OP("RandomUniformInt")
+    .Input("shape: T")
+    .Input("minval: Tout")
+    .Input("maxval: Tout")
+    .SetIsStateful()
+    .Output("output: Tout")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("Tout: {int32, int64}")
+    .Attr("T: {int32, int64}");
+
+}  // namespace tributary
