@@ -117,7 +117,8 @@ TEST_P(TfGraphsDistributedTest, AddInt32Feeds) {
 }
 
 TEST_P(TfGraphsDistributedTest, PruneUnusedPlaceholder) {
-  absl::StatusOr<tensorflow::GraphDef> loaded = LoadTfGraph("prune_unused_placeholder.pbtxt");
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      LoadTfGraph("prune_unused_placeholder.pbtxt");
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   const tensorflow::GraphDef& gdef = *loaded;
   DataType dtype = tensorflow::DT_INVALID;
@@ -157,7 +158,8 @@ TEST_P(TfGraphsDistributedTest, ConstTensorContent) {
   ASSERT_NE(s, nullptr);
   auto out = RunOk(s.get(), {}, {"x", "y", "z"});
   ASSERT_EQ(out.size(), 3u);
-  absl::StatusOr<tensorflow::GraphDef> loaded = LoadTfGraph("const_tensor_content.pbtxt");
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      LoadTfGraph("const_tensor_content.pbtxt");
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   const tensorflow::GraphDef& gdef = *loaded;
   const char* names[] = {"x", "y", "z"};
@@ -187,7 +189,8 @@ TEST_P(TfGraphsDistributedTest, ReluIdentityNMultiFetch) {
 }
 
 TEST_P(TfGraphsDistributedTest, Conv2DBiasRelu) {
-  absl::StatusOr<tensorflow::GraphDef> loaded = LoadTfGraph("conv2d_bias_relu.pbtxt");
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      LoadTfGraph("conv2d_bias_relu.pbtxt");
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   const tensorflow::GraphDef& gdef = *loaded;
   Tensor input(tensorflow::DT_FLOAT, TensorShape({1, 8, 8, 2}));
@@ -210,7 +213,8 @@ TEST_P(TfGraphsDistributedTest, Conv2DBiasRelu) {
 TEST_P(TfGraphsDistributedTest, VariableV2AssignAddTarget) {
   // Isolated, so this test's variable cannot meet the other layout's (the
   // workers' shared resource manager outlives sessions).
-  absl::StatusOr<tensorflow::GraphDef> loaded = LoadTfGraph("variablev2_assign_add_target.pbtxt");
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      LoadTfGraph("variablev2_assign_add_target.pbtxt");
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   const tensorflow::GraphDef& gdef = *loaded;
   tensorflow::ConfigProto config = Config();
@@ -250,7 +254,8 @@ TEST_P(TfGraphsDistributedTest, UnknownOpRejectsTheGraph) {
   ASSERT_NE(cluster_, nullptr);
   // As TensorFlow's Session and the local session: the whole graph is
   // rejected (at Create, or at the first step if the session defers it).
-  absl::StatusOr<tensorflow::GraphDef> loaded = LoadTfGraph("err_unknown_op.pbtxt");
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      LoadTfGraph("err_unknown_op.pbtxt");
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   const tensorflow::GraphDef& gdef = *loaded;
   absl::Status st;
@@ -274,9 +279,7 @@ TEST_P(TfGraphsDistributedTest, HalfPlusTwoSavedModel) {
   ASSERT_TRUE(gdef.ok()) << gdef.status();
   tensorflow::ConfigProto config = Config();
   config.set_isolate_session_state(true);
-  auto session =
-      OpenSession(cluster_->master_target(),
-                  Place(*gdef), config);
+  auto session = OpenSession(cluster_->master_target(), Place(*gdef), config);
   ASSERT_TRUE(session.ok()) << session.status();
   RunOk(session->get(), {}, {}, {"init"});
   auto out =

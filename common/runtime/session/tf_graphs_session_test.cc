@@ -93,7 +93,8 @@ TEST_P(TfGraphsSessionTest, AddInt32Feeds) {
 TEST_P(TfGraphsSessionTest, PruneUnusedPlaceholder) {
   auto s = Open("prune_unused_placeholder.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
-  absl::StatusOr<tensorflow::GraphDef> loaded = test::LoadTfGraph("prune_unused_placeholder.pbtxt");
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      test::LoadTfGraph("prune_unused_placeholder.pbtxt");
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   const tensorflow::GraphDef& gdef = *loaded;
   // The inputs' dtype as the file declares it.
@@ -136,7 +137,8 @@ TEST_P(TfGraphsSessionTest, ConstTensorContent) {
   EXPECT_EQ(out[2].dtype(), tensorflow::DT_INT32);
   // The values are whatever the file's tensor_content holds: decode the
   // Const attrs directly and compare.
-  absl::StatusOr<tensorflow::GraphDef> loaded = test::LoadTfGraph("const_tensor_content.pbtxt");
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      test::LoadTfGraph("const_tensor_content.pbtxt");
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   const tensorflow::GraphDef& gdef = *loaded;
   const char* names[] = {"x", "y", "z"};
@@ -165,7 +167,8 @@ TEST_P(TfGraphsSessionTest, ReluIdentityNMultiFetch) {
 TEST_P(TfGraphsSessionTest, Conv2DBiasRelu) {
   auto s = Open("conv2d_bias_relu.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
-  absl::StatusOr<tensorflow::GraphDef> loaded = test::LoadTfGraph("conv2d_bias_relu.pbtxt");
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      test::LoadTfGraph("conv2d_bias_relu.pbtxt");
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   const tensorflow::GraphDef& gdef = *loaded;
   Tensor w, b;
@@ -249,7 +252,8 @@ TEST_P(TfGraphsSessionTest, InvalidOutputIndexIsInvalidArgument) {
 TEST_P(TfGraphsSessionTest, UnknownOpRejectsTheGraph) {
   // As TensorFlow's Session: the whole graph is rejected at Create, even
   // though x_y_sum would not need the unknown op.
-  absl::StatusOr<tensorflow::GraphDef> loaded = test::LoadTfGraph("err_unknown_op.pbtxt");
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      test::LoadTfGraph("err_unknown_op.pbtxt");
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   const tensorflow::GraphDef& gdef = *loaded;
   auto session = LocalSession::New(session_test::CpuConfig(1));
