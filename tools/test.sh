@@ -8,10 +8,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 tools/setup.sh --tests
 
-# Real TensorFlow GraphDefs (tests/testdata/tf_graphs/README.md says where each comes from).
-if [[ -z "${TRIBUTARY_TF_GRAPHS:-}" && -d tests/testdata/tf_graphs ]]; then
-  export TRIBUTARY_TF_GRAPHS="$(cd tests/testdata/tf_graphs && pwd)"
-fi
 export TRIBUTARY_TF_VENV="${TRIBUTARY_TF_VENV:-$HOME/.cache/tributary/tf-venv}"
 
 log="$(mktemp -t tributary-test.XXXXXX)"

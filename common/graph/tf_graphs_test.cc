@@ -1,4 +1,4 @@
-// The graph module against real TensorFlow GraphDefs ($TRIBUTARY_TF_GRAPHS,
+// The graph module against real TensorFlow GraphDefs (tests/testdata/tf_graphs,
 // see its README.md) and the real op definitions (//kernels/ops):
 //  * every good graph imports, and Graph -> GraphDef -> Graph gives the same
 //    nodes and edges, the exported GraphDef losing nothing of the original;
@@ -12,16 +12,14 @@
 // any request is known, and a graph that cannot be fully validated is not
 // one we want to half-accept.
 
-#include <cstdlib>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "absl/strings/str_join.h"
+#include "common/framework/tf_graphs_testutil.h"
 #include "common/graph/algorithm.h"
 #include "common/graph/graph.h"
 #include "common/graph/graph_def_import.h"
@@ -29,11 +27,9 @@
 #include "common/op/node_def_util.h"
 #include "common/op/op_registry.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/io/tokenizer.h"
-#include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
-#include "protos/saved_model.pb.h"
+#include "protos/graph.pb.h"
 
 namespace tributary {
 namespace {
@@ -42,54 +38,7 @@ using google::protobuf::util::MessageDifferencer;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAreArray;
 
-const char* GraphsDir() { return std::getenv("TRIBUTARY_TF_GRAPHS"); }
-
-#define SKIP_WITHOUT_GRAPHS()                                               \
-  if (GraphsDir() == nullptr) {                                             \
-    GTEST_SKIP() << "TRIBUTARY_TF_GRAPHS not set; run with "                \
-                    "--test_env=TRIBUTARY_TF_GRAPHS=$PWD/tests/testdata/" \
-                    "tf_graphs";                                            \
-  }
-
-absl::StatusOr<std::string> ReadFile(const std::string& name) {
-  const std::string path = std::string(GraphsDir()) + "/" + name;
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError("cannot open " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class SilentErrors : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int, google::protobuf::io::ColumnNumber,
-                const std::string&) override {}
-};
-
-// Text-format GraphDef, or the first MetaGraph's GraphDef of a SavedModel.
-// Unparseable text is InvalidArgument, as a GraphDef from a client would be.
-absl::StatusOr<tensorflow::GraphDef> LoadGraphDef(const std::string& name) {
-  absl::StatusOr<std::string> text = ReadFile(name);
-  if (!text.ok()) return text.status();
-  google::protobuf::TextFormat::Parser parser;
-  parser.AllowPartialMessage(false);
-  if (name.find("saved_model") != std::string::npos) {
-    tensorflow::SavedModel saved_model;
-    if (!parser.ParseFromString(*text, &saved_model) ||
-        saved_model.meta_graphs_size() == 0) {
-      return absl::InvalidArgumentError(name + " is not a SavedModel");
-    }
-    return saved_model.meta_graphs(0).graph_def();
-  }
-  tensorflow::GraphDef gdef;
-  // Quiet: the malformed graph is expected to fail; the status says so.
-  SilentErrors silent;
-  parser.RecordErrorsTo(&silent);
-  if (!parser.ParseFromString(*text, &gdef)) {
-    return absl::InvalidArgumentError(name + " is not a text GraphDef");
-  }
-  return gdef;
-}
+using test::LoadTfGraph;
 
 const std::vector<std::string>& GoodGraphs() {
   static const auto* const kGraphs = new std::vector<std::string>{
@@ -184,10 +133,9 @@ void ExpectNothingLost(const tensorflow::GraphDef& original,
 }
 
 TEST(TfGraphsTest, EveryGoodGraphImportsAndRoundTrips) {
-  SKIP_WITHOUT_GRAPHS();
   for (const std::string& name : GoodGraphs()) {
     SCOPED_TRACE(name);
-    absl::StatusOr<tensorflow::GraphDef> gdef = LoadGraphDef(name);
+    absl::StatusOr<tensorflow::GraphDef> gdef = LoadTfGraph(name);
     ASSERT_TRUE(gdef.ok()) << gdef.status();
     absl::StatusOr<std::unique_ptr<Graph>> g = Import(*gdef);
     ASSERT_TRUE(g.ok()) << g.status();
@@ -214,7 +162,6 @@ struct PruneCase {
 };
 
 TEST(TfGraphsTest, PruningKeepsWhatTheReadmeRequestsNeed) {
-  SKIP_WITHOUT_GRAPHS();
   const std::vector<PruneCase> cases = {
       {"tfadd_consts.pbtxt",
        {},
@@ -290,7 +237,7 @@ TEST(TfGraphsTest, PruningKeepsWhatTheReadmeRequestsNeed) {
   for (const PruneCase& c : cases) {
     SCOPED_TRACE(c.file + " fetches " + absl::StrJoin(c.fetches, ",") +
                  " targets " + absl::StrJoin(c.targets, ","));
-    absl::StatusOr<tensorflow::GraphDef> gdef = LoadGraphDef(c.file);
+    absl::StatusOr<tensorflow::GraphDef> gdef = LoadTfGraph(c.file);
     ASSERT_TRUE(gdef.ok()) << gdef.status();
     absl::StatusOr<std::unique_ptr<Graph>> g = Import(*gdef);
     ASSERT_TRUE(g.ok()) << g.status();
@@ -307,9 +254,8 @@ TEST(TfGraphsTest, PruningKeepsWhatTheReadmeRequestsNeed) {
 }
 
 TEST(TfGraphsTest, InvalidOutputIndexFetchIsInvalidArgument) {
-  SKIP_WITHOUT_GRAPHS();
   absl::StatusOr<tensorflow::GraphDef> gdef =
-      LoadGraphDef("err_invalid_output_index.pbtxt");
+      LoadTfGraph("err_invalid_output_index.pbtxt");
   ASSERT_TRUE(gdef.ok());
   absl::StatusOr<std::unique_ptr<Graph>> g = Import(*gdef);
   ASSERT_TRUE(g.ok()) << g.status();
@@ -320,16 +266,14 @@ TEST(TfGraphsTest, InvalidOutputIndexFetchIsInvalidArgument) {
 }
 
 TEST(TfGraphsTest, MalformedTextIsInvalidArgument) {
-  SKIP_WITHOUT_GRAPHS();
   absl::StatusOr<tensorflow::GraphDef> gdef =
-      LoadGraphDef("err_malformed_text.pbtxt");
+      LoadTfGraph("err_malformed_text.pbtxt");
   EXPECT_EQ(gdef.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(TfGraphsTest, UnknownOpRejectsTheWholeGraph) {
-  SKIP_WITHOUT_GRAPHS();
   absl::StatusOr<tensorflow::GraphDef> gdef =
-      LoadGraphDef("err_unknown_op.pbtxt");
+      LoadTfGraph("err_unknown_op.pbtxt");
   ASSERT_TRUE(gdef.ok()) << gdef.status();
   absl::StatusOr<std::unique_ptr<Graph>> g = Import(*gdef);
   EXPECT_EQ(g.status().code(), absl::StatusCode::kNotFound);

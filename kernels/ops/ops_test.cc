@@ -1,12 +1,10 @@
 // Checks that //kernels/ops defines every op the runtime needs with exactly
 // TensorFlow's signatures: a golden comparison against TensorFlow's registry
 // (testdata/tf_op_defs.pbtxt), hand-written spot checks of the facts graphs
-// depend on most, and validation of the real GraphDefs under
-// $TRIBUTARY_TF_GRAPHS against our definitions.
+// depend on most, and validation of the real GraphDefs of
+// tests/testdata/tf_graphs against our definitions.
 
 #include <algorithm>
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -15,16 +13,14 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
-#include "absl/strings/str_cat.h"
+#include "common/framework/tf_graphs_testutil.h"
 #include "common/op/node_def_util.h"
 #include "common/op/op_registry.h"
-#include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "protos/graph.pb.h"
 #include "protos/op_def.pb.h"
-#include "protos/saved_model.pb.h"
 
 namespace tributary {
 namespace {
@@ -138,26 +134,6 @@ OpDef Signature(OpDef op_def) {
   }
   for (auto& attr : *op_def.mutable_attr()) attr.clear_description();
   return op_def;
-}
-
-// Parses text-format `text` into *message. Parse errors are returned, not
-// logged: some inputs are expected not to parse as a given message type.
-absl::Status ParseText(const std::string& text,
-                       google::protobuf::Message* message) {
-  class Collector : public google::protobuf::io::ErrorCollector {
-   public:
-    void AddError(int line, int column, const std::string& error) override {
-      if (first_error.empty()) {
-        first_error = absl::StrCat(line + 1, ":", column + 1, ": ", error);
-      }
-    }
-    std::string first_error;
-  } collector;
-  google::protobuf::TextFormat::Parser parser;
-  parser.RecordErrorsTo(&collector);
-  if (parser.ParseFromString(text, message)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "not a text ", message->GetTypeName(), ": ", collector.first_error));
 }
 
 std::string ReadFile(const std::string& path) {
@@ -462,56 +438,41 @@ TEST(OpsTest, TypeSetsKeepTensorFlowOrderAndMembers) {
 
 // --- Real TensorFlow graphs --------------------------------------------------
 
-// Every node of every graph under $TRIBUTARY_TF_GRAPHS names a defined op
-// (SomeUnknownOp excepted) and, once defaults are added, validates against it.
+// Every node of every graph in tests/testdata/tf_graphs (or the override
+// $TRIBUTARY_TF_GRAPHS) names a defined op (SomeUnknownOp excepted) and, once
+// defaults are added, validates against it.
 TEST(OpsTest, TensorFlowGraphsValidateAgainstOurOps) {
-  const char* dir = std::getenv("TRIBUTARY_TF_GRAPHS");
-  if (dir == nullptr || *dir == '\0') {
-    GTEST_SKIP() << "TRIBUTARY_TF_GRAPHS not set (point it at "
-                    "tests/testdata/tf_graphs)";
-  }
+  absl::StatusOr<std::vector<std::string>> files = test::ListTfGraphs();
+  ASSERT_TRUE(files.ok()) << files.status();
   int graphs = 0;
   bool saw_unknown_op = false;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() != ".pbtxt") continue;
-    const std::string text = ReadFile(entry.path().string());
-    const std::string file = entry.path().filename().string();
-    // Either a GraphDef or a SavedModel wrapping MetaGraphDefs.
-    std::vector<tensorflow::GraphDef> graph_defs(1);
-    if (!ParseText(text, &graph_defs[0]).ok()) {
-      tensorflow::SavedModel saved_model;
-      absl::Status status = ParseText(text, &saved_model);
-      if (!status.ok()) {
-        // The one file that is malformed on purpose.
-        EXPECT_EQ(file, "err_malformed_text.pbtxt") << status;
-        continue;
-      }
-      graph_defs.clear();
-      for (const auto& meta_graph : saved_model.meta_graphs()) {
-        graph_defs.push_back(meta_graph.graph_def());
-      }
+  for (const std::string& file : *files) {
+    absl::StatusOr<tensorflow::GraphDef> graph_def = test::LoadTfGraph(file);
+    if (!graph_def.ok()) {
+      // The one file that is malformed on purpose.
+      EXPECT_EQ(file, "err_malformed_text.pbtxt") << graph_def.status();
+      continue;
     }
     ++graphs;
-    for (const tensorflow::GraphDef& graph_def : graph_defs) {
-      for (tensorflow::NodeDef node : graph_def.node()) {
-        const std::string where = file + ": node " + node.name();
-        const OpDef* op_def = nullptr;
-        absl::Status status =
-            OpRegistry::Global()->LookUpOpDef(node.op(), &op_def);
-        if (node.op() == "SomeUnknownOp") {
-          saw_unknown_op = true;
-          EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << where;
-          continue;
-        }
-        ASSERT_TRUE(status.ok()) << where << ": " << status;
-        AddDefaultsToNodeDef(*op_def, &node);
-        status = ValidateNodeDef(node, *op_def);
-        EXPECT_TRUE(status.ok()) << where << ": " << status;
+    for (tensorflow::NodeDef node : graph_def->node()) {
+      const std::string where = file + ": node " + node.name();
+      const OpDef* op_def = nullptr;
+      absl::Status status =
+          OpRegistry::Global()->LookUpOpDef(node.op(), &op_def);
+      if (node.op() == "SomeUnknownOp") {
+        saw_unknown_op = true;
+        EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << where;
+        continue;
       }
+      ASSERT_TRUE(status.ok()) << where << ": " << status;
+      AddDefaultsToNodeDef(*op_def, &node);
+      status = ValidateNodeDef(node, *op_def);
+      EXPECT_TRUE(status.ok()) << where << ": " << status;
     }
   }
-  EXPECT_GE(graphs, 10) << "expected the graphs of " << dir;
-  EXPECT_TRUE(saw_unknown_op) << "err_unknown_op.pbtxt not found in " << dir;
+  EXPECT_GE(graphs, 10) << "expected the graphs of " << test::TfGraphsDir();
+  EXPECT_TRUE(saw_unknown_op)
+      << "err_unknown_op.pbtxt not found in " << test::TfGraphsDir();
 }
 
 }  // namespace

@@ -1,24 +1,21 @@
-// The real TensorFlow GraphDefs of $TRIBUTARY_TF_GRAPHS (see its README for
+// The real TensorFlow GraphDefs of tests/testdata/tf_graphs (see its README for
 // what each must give) run through the master of a 1 ps + 2 worker cluster:
 // once as TensorFlow wrote them (unplaced: everything on the default task),
 // once with their nodes dealt round-robin over the three tasks (soft
 // placement resolving colocation conflicts) so nearly every edge crosses
-// tasks. Skipped when the variable is unset.
+// tasks.
 
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/framework/tensor.h"
-#include "google/protobuf/text_format.h"
+#include "common/framework/tf_graphs_testutil.h"
 #include "gtest/gtest.h"
-#include "protos/saved_model.pb.h"
+#include "protos/graph.pb.h"
 #include "tests/distributed/cluster_fixture.h"
 #include "tests/distributed/distributed_test_util.h"
 #include "tools/client/tensor_helpers.h"
@@ -26,26 +23,6 @@
 namespace tributary {
 namespace test {
 namespace {
-
-#define SKIP_WITHOUT_TF_GRAPHS()                                            \
-  if (std::getenv("TRIBUTARY_TF_GRAPHS") == nullptr) {                      \
-    GTEST_SKIP() << "TRIBUTARY_TF_GRAPHS not set; run with "                \
-                    "--test_env=TRIBUTARY_TF_GRAPHS=$PWD/tests/testdata/" \
-                    "tf_graphs";                                            \
-  }
-
-std::string ReadGraphFile(const std::string& file) {
-  std::ifstream in(std::string(std::getenv("TRIBUTARY_TF_GRAPHS")) + "/" +
-                   file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-bool LoadGraph(const std::string& file, tensorflow::GraphDef* gdef) {
-  return google::protobuf::TextFormat::ParseFromString(ReadGraphFile(file),
-                                                       gdef);
-}
 
 // Whether a graph's nodes are dealt round-robin over the cluster's tasks.
 struct TaskLayout {
@@ -55,7 +32,6 @@ struct TaskLayout {
 class TfGraphsDistributedTest : public ::testing::TestWithParam<TaskLayout> {
  protected:
   static void SetUpTestSuite() {
-    if (std::getenv("TRIBUTARY_TF_GRAPHS") == nullptr) return;
     auto cluster = TestCluster::Start();
     ASSERT_TRUE(cluster.ok()) << cluster.status();
     cluster_ = std::move(cluster).value().release();
@@ -87,10 +63,11 @@ class TfGraphsDistributedTest : public ::testing::TestWithParam<TaskLayout> {
   std::unique_ptr<Session> Open(const std::string& file) {
     EXPECT_NE(cluster_, nullptr) << "the cluster did not start";
     if (cluster_ == nullptr) return nullptr;
-    tensorflow::GraphDef gdef;
-    EXPECT_TRUE(LoadGraph(file, &gdef)) << file;
+    absl::StatusOr<tensorflow::GraphDef> gdef = LoadTfGraph(file);
+    EXPECT_TRUE(gdef.ok()) << gdef.status();
+    if (!gdef.ok()) return nullptr;
     auto session =
-        OpenSession(cluster_->master_target(), Place(gdef), Config());
+        OpenSession(cluster_->master_target(), Place(*gdef), Config());
     EXPECT_TRUE(session.ok()) << file << ": " << session.status();
     return session.ok() ? std::move(session).value() : nullptr;
   }
@@ -115,7 +92,6 @@ Tensor Make(const std::vector<T>& values, const std::vector<int64_t>& dims) {
 }
 
 TEST_P(TfGraphsDistributedTest, TfAddConsts) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("tfadd_consts.pbtxt");
   ASSERT_NE(s, nullptr);
   auto out = RunOk(s.get(), {}, {"x_y_sum"});
@@ -124,7 +100,6 @@ TEST_P(TfGraphsDistributedTest, TfAddConsts) {
 }
 
 TEST_P(TfGraphsDistributedTest, AddInt32Feeds) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("add_int32_feeds.pbtxt");
   ASSERT_NE(s, nullptr);
   std::vector<int32_t> a, b, sum;
@@ -142,9 +117,10 @@ TEST_P(TfGraphsDistributedTest, AddInt32Feeds) {
 }
 
 TEST_P(TfGraphsDistributedTest, PruneUnusedPlaceholder) {
-  SKIP_WITHOUT_TF_GRAPHS();
-  tensorflow::GraphDef gdef;
-  ASSERT_TRUE(LoadGraph("prune_unused_placeholder.pbtxt", &gdef));
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      LoadTfGraph("prune_unused_placeholder.pbtxt");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const tensorflow::GraphDef& gdef = *loaded;
   DataType dtype = tensorflow::DT_INVALID;
   for (const auto& n : gdef.node()) {
     if (n.name() == "input0") dtype = n.attr().at("dtype").type();
@@ -169,7 +145,6 @@ TEST_P(TfGraphsDistributedTest, PruneUnusedPlaceholder) {
 }
 
 TEST_P(TfGraphsDistributedTest, FeedControlDep) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("feed_control_dep.pbtxt");
   ASSERT_NE(s, nullptr);
   auto out =
@@ -179,13 +154,14 @@ TEST_P(TfGraphsDistributedTest, FeedControlDep) {
 }
 
 TEST_P(TfGraphsDistributedTest, ConstTensorContent) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("const_tensor_content.pbtxt");
   ASSERT_NE(s, nullptr);
   auto out = RunOk(s.get(), {}, {"x", "y", "z"});
   ASSERT_EQ(out.size(), 3u);
-  tensorflow::GraphDef gdef;
-  ASSERT_TRUE(LoadGraph("const_tensor_content.pbtxt", &gdef));
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      LoadTfGraph("const_tensor_content.pbtxt");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const tensorflow::GraphDef& gdef = *loaded;
   const char* names[] = {"x", "y", "z"};
   const DataType dtypes[] = {tensorflow::DT_FLOAT, tensorflow::DT_INT64,
                              tensorflow::DT_INT32};
@@ -202,7 +178,6 @@ TEST_P(TfGraphsDistributedTest, ConstTensorContent) {
 }
 
 TEST_P(TfGraphsDistributedTest, ReluIdentityNMultiFetch) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("relu_identityn_multi_fetch.pbtxt");
   ASSERT_NE(s, nullptr);
   for (float x : {-3.0f, 2.5f}) {
@@ -214,9 +189,10 @@ TEST_P(TfGraphsDistributedTest, ReluIdentityNMultiFetch) {
 }
 
 TEST_P(TfGraphsDistributedTest, Conv2DBiasRelu) {
-  SKIP_WITHOUT_TF_GRAPHS();
-  tensorflow::GraphDef gdef;
-  ASSERT_TRUE(LoadGraph("conv2d_bias_relu.pbtxt", &gdef));
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      LoadTfGraph("conv2d_bias_relu.pbtxt");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const tensorflow::GraphDef& gdef = *loaded;
   Tensor input(tensorflow::DT_FLOAT, TensorShape({1, 8, 8, 2}));
   auto in = input.flat<float>();
   for (int i = 0; i < in.size(); ++i) in(i) = std::sin(0.37f * i);
@@ -235,11 +211,12 @@ TEST_P(TfGraphsDistributedTest, Conv2DBiasRelu) {
 }
 
 TEST_P(TfGraphsDistributedTest, VariableV2AssignAddTarget) {
-  SKIP_WITHOUT_TF_GRAPHS();
   // Isolated, so this test's variable cannot meet the other layout's (the
   // workers' shared resource manager outlives sessions).
-  tensorflow::GraphDef gdef;
-  ASSERT_TRUE(LoadGraph("variablev2_assign_add_target.pbtxt", &gdef));
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      LoadTfGraph("variablev2_assign_add_target.pbtxt");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const tensorflow::GraphDef& gdef = *loaded;
   tensorflow::ConfigProto config = Config();
   config.set_isolate_session_state(true);
   auto session = OpenSession(cluster_->master_target(), Place(gdef), config);
@@ -256,7 +233,6 @@ TEST_P(TfGraphsDistributedTest, VariableV2AssignAddTarget) {
 }
 
 TEST_P(TfGraphsDistributedTest, Tf1WhileCounter) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("tf1_while_counter.pbtxt");
   ASSERT_NE(s, nullptr);
   for (int i = 0; i < 2; ++i) {
@@ -267,7 +243,6 @@ TEST_P(TfGraphsDistributedTest, Tf1WhileCounter) {
 }
 
 TEST_P(TfGraphsDistributedTest, InvalidOutputIndexIsInvalidArgument) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("err_invalid_output_index.pbtxt");
   ASSERT_NE(s, nullptr);
   std::vector<Tensor> out;
@@ -276,12 +251,13 @@ TEST_P(TfGraphsDistributedTest, InvalidOutputIndexIsInvalidArgument) {
 }
 
 TEST_P(TfGraphsDistributedTest, UnknownOpRejectsTheGraph) {
-  SKIP_WITHOUT_TF_GRAPHS();
   ASSERT_NE(cluster_, nullptr);
   // As TensorFlow's Session and the local session: the whole graph is
   // rejected (at Create, or at the first step if the session defers it).
-  tensorflow::GraphDef gdef;
-  ASSERT_TRUE(LoadGraph("err_unknown_op.pbtxt", &gdef));
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      LoadTfGraph("err_unknown_op.pbtxt");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const tensorflow::GraphDef& gdef = *loaded;
   absl::Status st;
   auto session = OpenSession(cluster_->master_target(), Place(gdef), Config());
   if (session.ok()) {
@@ -297,17 +273,13 @@ TEST_P(TfGraphsDistributedTest, UnknownOpRejectsTheGraph) {
 }
 
 TEST_P(TfGraphsDistributedTest, HalfPlusTwoSavedModel) {
-  SKIP_WITHOUT_TF_GRAPHS();
   ASSERT_NE(cluster_, nullptr);
-  tensorflow::SavedModel saved_model;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      ReadGraphFile("half_plus_two_saved_model.pbtxt"), &saved_model));
-  ASSERT_GT(saved_model.meta_graphs_size(), 0);
+  absl::StatusOr<tensorflow::GraphDef> gdef =
+      LoadTfGraph("half_plus_two_saved_model.pbtxt");
+  ASSERT_TRUE(gdef.ok()) << gdef.status();
   tensorflow::ConfigProto config = Config();
   config.set_isolate_session_state(true);
-  auto session =
-      OpenSession(cluster_->master_target(),
-                  Place(saved_model.meta_graphs(0).graph_def()), config);
+  auto session = OpenSession(cluster_->master_target(), Place(*gdef), config);
   ASSERT_TRUE(session.ok()) << session.status();
   RunOk(session->get(), {}, {}, {"init"});
   auto out =
@@ -321,9 +293,8 @@ TEST_P(TfGraphsDistributedTest, HalfPlusTwoSavedModel) {
 }
 
 TEST_P(TfGraphsDistributedTest, MalformedTextIsNotAGraphDef) {
-  SKIP_WITHOUT_TF_GRAPHS();
-  tensorflow::GraphDef gdef;
-  EXPECT_FALSE(LoadGraph("err_malformed_text.pbtxt", &gdef));
+  EXPECT_EQ(LoadTfGraph("err_malformed_text.pbtxt").status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, TfGraphsDistributedTest,

@@ -1,8 +1,8 @@
 """`tributary run` end to end: the real binary on real graphs, checking its JSON
 output and exit status against the contract in tools/cli/run_command.h.
 
-Graphs come from tests/testdata and from $TRIBUTARY_TF_GRAPHS (those cases are
-skipped when it is unset).
+Graphs come from tests/testdata, TensorFlow's own from tests/testdata/tf_graphs (Bazel
+data of this test; $TRIBUTARY_TF_GRAPHS, when set, points them at another folder).
 """
 import json
 import math
@@ -13,7 +13,7 @@ import unittest
 
 BINARY = os.path.join("tools", "tributary")
 LINEAR_MODEL = os.path.join("tests", "testdata", "linear_model.pbtxt")
-TF_GRAPHS = os.environ.get("TRIBUTARY_TF_GRAPHS", "")
+TF_GRAPHS = os.environ.get("TRIBUTARY_TF_GRAPHS") or os.path.join("tests", "testdata", "tf_graphs")
 
 
 def run(*args):
@@ -31,10 +31,6 @@ def graph(name):
     return os.path.join(TF_GRAPHS, name)
 
 
-def needs_tf_graphs(test):
-    return unittest.skipUnless(TF_GRAPHS, "TRIBUTARY_TF_GRAPHS not set")(test)
-
-
 class RunCommandTest(unittest.TestCase):
     def fetch(self, out, name):
         self.assertIn("fetches", out, out)
@@ -50,14 +46,12 @@ class RunCommandTest(unittest.TestCase):
 
     # ---- values ---------------------------------------------------------
 
-    @needs_tf_graphs
     def test_consts(self):
         rc, out = run("--graph", graph("tfadd_consts.pbtxt"), "--fetch", "x_y_sum")
         self.assertEqual(rc, 0, out)
         self.assertEqual(out, {"fetches": {"x_y_sum": {
             "dtype": "DT_INT32", "shape": [1], "values": [3]}}})
 
-    @needs_tf_graphs
     def test_int32_feeds_take_the_placeholder_dtype(self):
         a = list(range(10))
         b = [100 * i for i in range(10)]
@@ -70,7 +64,6 @@ class RunCommandTest(unittest.TestCase):
         self.assertEqual(add["shape"], [10])
         self.assertEqual(add["values"], [x + y for x, y in zip(a, b)])
 
-    @needs_tf_graphs
     def test_nonzero_output_slot_and_order(self):
         rc, out = run("--graph", graph("relu_identityn_multi_fetch.pbtxt"),
                       "--feed", "input=float32:2.5", "--fetch", "out:1", "--fetch", "out")
@@ -78,7 +71,6 @@ class RunCommandTest(unittest.TestCase):
         self.assertEqual(self.fetch(out, "out:1")["values"], [2.5])
         self.assertEqual(self.fetch(out, "out")["values"], [2.5])
 
-    @needs_tf_graphs
     def test_conv2d_shape(self):
         image = [[[[0.5, -0.5]] * 8] * 8]
         rc, out = run("--graph", graph("conv2d_bias_relu.pbtxt"),
@@ -89,7 +81,6 @@ class RunCommandTest(unittest.TestCase):
         self.assertEqual(len(conv["values"]), 128)
         self.assertTrue(all(v >= 0 for v in conv["values"]))  # relu
 
-    @needs_tf_graphs
     def test_init_steps_run_in_order(self):
         rc, out = run("--graph", graph("variablev2_assign_add_target.pbtxt"),
                       "--init", "Variable/Assign", "--init", "AssignAdd",
@@ -97,7 +88,6 @@ class RunCommandTest(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertEqual(self.fetch(out, "Variable/read")["values"], [5.0])
 
-    @needs_tf_graphs
     def test_run_target_and_steps(self):
         # AssignAdd (+3) runs in each of 4 main steps after the init step.
         rc, out = run("--graph", graph("variablev2_assign_add_target.pbtxt"),
@@ -106,13 +96,11 @@ class RunCommandTest(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertEqual(out, {"fetches": {}})
 
-    @needs_tf_graphs
     def test_tf1_while_loop(self):
         rc, out = run("--graph", graph("tf1_while_counter.pbtxt"), "--fetch", "while/Exit")
         self.assertEqual(rc, 0, out)
         self.assertEqual(self.fetch(out, "while/Exit")["values"], [10])
 
-    @needs_tf_graphs
     def test_saved_model_half_plus_two(self):
         # The graph inside a text SavedModel; its save/restore and ParseExample
         # nodes have no kernels here but these steps never run them.
@@ -200,22 +188,18 @@ class RunCommandTest(unittest.TestCase):
                       "--fetch", "loss")
         self.assert_error(rc, out, "UNAVAILABLE", "127.0.0.1:1")
 
-    @needs_tf_graphs
     def test_invalid_output_index(self):
         rc, out = run("--graph", graph("err_invalid_output_index.pbtxt"), "--fetch", "input:1")
         self.assert_error(rc, out, "INVALID_ARGUMENT")
 
-    @needs_tf_graphs
     def test_malformed_graph(self):
         rc, out = run("--graph", graph("err_malformed_text.pbtxt"), "--fetch", "x")
         self.assert_error(rc, out, "INVALID_ARGUMENT")
 
-    @needs_tf_graphs
     def test_unknown_op_rejects_the_graph(self):
         rc, out = run("--graph", graph("err_unknown_op.pbtxt"), "--fetch", "x_y_sum")
         self.assert_error(rc, out, "NOT_FOUND", "SomeUnknownOp")
 
-    @needs_tf_graphs
     def test_assign_add_before_init(self):
         rc, out = run("--graph", graph("variablev2_assign_add_target.pbtxt"),
                       "--init", "AssignAdd", "--fetch", "Variable/read")

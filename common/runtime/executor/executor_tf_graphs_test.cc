@@ -1,25 +1,22 @@
 // The executor on a real TensorFlow GraphDef: tf1_while_counter.pbtxt, a TF1
 // while loop (Enter/Merge/Switch/LoopCond/NextIteration/Exit) counting from
 // 0 to 10, run with the real Const/Identity/Less/Add kernels. The graph comes
-// from $TRIBUTARY_TF_GRAPHS (skipped when unset).
+// from tests/testdata/tf_graphs (common/framework/tf_graphs_testutil.h).
 
-#include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "unsupported/Eigen/CXX11/ThreadPool"
 #include "devices/cpu/cpu_device.h"
 #include "common/framework/tensor.h"
+#include "common/framework/tf_graphs_testutil.h"
 #include "common/graph/graph.h"
 #include "common/graph/graph_def_import.h"
 #include "common/op/node_def_util.h"
 #include "common/runtime/executor/call_frame.h"
 #include "common/runtime/executor/executor.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "protos/graph.pb.h"
 
@@ -27,18 +24,10 @@ namespace tributary {
 namespace {
 
 TEST(ExecutorTfGraphsTest, Tf1WhileCounterCountsToTen) {
-  const char* dir = std::getenv("TRIBUTARY_TF_GRAPHS");
-  if (dir == nullptr || *dir == '\0') {
-    GTEST_SKIP() << "TRIBUTARY_TF_GRAPHS not set; run with "
-                    "--test_env=TRIBUTARY_TF_GRAPHS=$PWD/tests/testdata/"
-                    "tf_graphs";
-  }
-  std::ifstream in(std::string(dir) + "/tf1_while_counter.pbtxt");
-  ASSERT_TRUE(in.good());
-  std::stringstream text;
-  text << in.rdbuf();
-  tensorflow::GraphDef gdef;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &gdef));
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      test::LoadTfGraph("tf1_while_counter.pbtxt");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  tensorflow::GraphDef gdef = *std::move(loaded);
 
   // Fetch while/Exit through the call frame, as the session's rewrite does.
   tensorflow::NodeDef* ret = gdef.add_node();

@@ -1,16 +1,13 @@
 // Rewrite, placement and partitioning of the real TensorFlow GraphDefs in
-// $TRIBUTARY_TF_GRAPHS, with every node forced round-robin onto 2 or 4
+// tests/testdata/tf_graphs, with every node forced round-robin onto 2 or 4
 // CPUs so that nearly every edge is cut (the TF1 while loop included).
-// Skipped when the variable is unset.
 
-#include <cstdlib>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/framework/tf_graphs_testutil.h"
 #include "common/graph/graph.h"
 #include "common/graph/graph_def_import.h"
 #include "common/op/op_registry.h"
@@ -19,7 +16,6 @@
 #include "common/runtime/partition/subgraph.h"
 #include "common/runtime/placement/placer.h"
 #include "common/runtime/placement/test_graph.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "protos/graph.pb.h"
 
@@ -57,24 +53,10 @@ const std::vector<Case>& Cases() {
   return *cases;
 }
 
-bool LoadGraphDef(const std::string& file, tensorflow::GraphDef* gdef) {
-  std::ifstream in(std::string(std::getenv("TRIBUTARY_TF_GRAPHS")) + "/" +
-                   file);
-  if (!in) return false;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return google::protobuf::TextFormat::ParseFromString(ss.str(), gdef);
-}
-
 class TfGraphsPartitionTest
     : public ::testing::TestWithParam<std::tuple<int, bool>> {};
 
 TEST_P(TfGraphsPartitionTest, RoundRobinPlacementPartitionsConsistently) {
-  if (std::getenv("TRIBUTARY_TF_GRAPHS") == nullptr) {
-    GTEST_SKIP() << "TRIBUTARY_TF_GRAPHS not set; run with "
-                    "--test_env=TRIBUTARY_TF_GRAPHS=$PWD/tests/testdata/"
-                    "tf_graphs";
-  }
   const int num_devices = std::get<0>(GetParam());
   const bool call_frame = std::get<1>(GetParam());
   auto devices = MakeDeviceSet(num_devices);
@@ -82,8 +64,9 @@ TEST_P(TfGraphsPartitionTest, RoundRobinPlacementPartitionsConsistently) {
 
   for (const Case& c : Cases()) {
     SCOPED_TRACE(c.file);
-    tensorflow::GraphDef gdef;
-    ASSERT_TRUE(LoadGraphDef(c.file, &gdef));
+    absl::StatusOr<tensorflow::GraphDef> loaded = test::LoadTfGraph(c.file);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    tensorflow::GraphDef gdef = *std::move(loaded);
     for (int i = 0; i < gdef.node_size(); ++i) {
       gdef.mutable_node(i)->set_device(absl::StrCat("/cpu:", i % num_devices));
     }

@@ -1,45 +1,25 @@
-// The real TensorFlow GraphDefs of $TRIBUTARY_TF_GRAPHS run through the
+// The real TensorFlow GraphDefs of tests/testdata/tf_graphs run through the
 // local session and give the values their README lists. Each graph runs as
 // TensorFlow wrote it (everything on CPU:0), and again with its nodes
 // forced round-robin onto 4 CPUs (soft placement resolving colocation
 // conflicts) so that nearly every edge crosses devices; both must agree.
-// Skipped when the variable is unset.
 
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
+#include "common/framework/tf_graphs_testutil.h"
 #include "common/runtime/session/local_session.h"
 #include "common/runtime/session/session_test_util.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
-#include "protos/saved_model.pb.h"
+#include "protos/graph.pb.h"
 
 namespace tributary {
 namespace {
-
-#define SKIP_WITHOUT_TF_GRAPHS()                                            \
-  if (std::getenv("TRIBUTARY_TF_GRAPHS") == nullptr) {                      \
-    GTEST_SKIP() << "TRIBUTARY_TF_GRAPHS not set; run with "                \
-                    "--test_env=TRIBUTARY_TF_GRAPHS=$PWD/tests/testdata/" \
-                    "tf_graphs";                                            \
-  }
-
-bool LoadGraph(const std::string& file, tensorflow::GraphDef* gdef) {
-  std::ifstream in(std::string(std::getenv("TRIBUTARY_TF_GRAPHS")) + "/" +
-                   file);
-  if (!in) return false;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return google::protobuf::TextFormat::ParseFromString(ss.str(), gdef);
-}
 
 // How a graph is spread over the local session's CPUs (and how feeds
 // reach it); every graph runs in each of kLayouts.
@@ -52,8 +32,10 @@ const DeviceLayout kLayouts[] = {{1, false}, {4, true}, {4, true, true}};
 
 std::unique_ptr<LocalSession> Open(const std::string& file,
                                    const DeviceLayout& layout) {
-  tensorflow::GraphDef gdef;
-  EXPECT_TRUE(LoadGraph(file, &gdef)) << file;
+  absl::StatusOr<tensorflow::GraphDef> loaded = test::LoadTfGraph(file);
+  EXPECT_TRUE(loaded.ok()) << loaded.status();
+  if (!loaded.ok()) return nullptr;
+  tensorflow::GraphDef gdef = *std::move(loaded);
   if (layout.round_robin) {
     for (int i = 0; i < gdef.node_size(); ++i) {
       gdef.mutable_node(i)->set_device(
@@ -84,7 +66,6 @@ std::vector<Tensor> RunOk(LocalSession* s, const NamedTensorList& feeds,
 class TfGraphsSessionTest : public ::testing::TestWithParam<DeviceLayout> {};
 
 TEST_P(TfGraphsSessionTest, TfAddConsts) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("tfadd_consts.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
   auto out = RunOk(s.get(), {}, {"x_y_sum"});
@@ -93,7 +74,6 @@ TEST_P(TfGraphsSessionTest, TfAddConsts) {
 }
 
 TEST_P(TfGraphsSessionTest, AddInt32Feeds) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("add_int32_feeds.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
   std::vector<int32_t> a, b, sum;
@@ -111,11 +91,12 @@ TEST_P(TfGraphsSessionTest, AddInt32Feeds) {
 }
 
 TEST_P(TfGraphsSessionTest, PruneUnusedPlaceholder) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("prune_unused_placeholder.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
-  tensorflow::GraphDef gdef;
-  ASSERT_TRUE(LoadGraph("prune_unused_placeholder.pbtxt", &gdef));
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      test::LoadTfGraph("prune_unused_placeholder.pbtxt");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const tensorflow::GraphDef& gdef = *loaded;
   // The inputs' dtype as the file declares it.
   DataType dtype = tensorflow::DT_INVALID;
   for (const auto& n : gdef.node()) {
@@ -138,7 +119,6 @@ TEST_P(TfGraphsSessionTest, PruneUnusedPlaceholder) {
 }
 
 TEST_P(TfGraphsSessionTest, FeedControlDep) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("feed_control_dep.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
   auto out = RunOk(s.get(), {{"input", test::AsTensor<float>({42}, {1})}},
@@ -148,7 +128,6 @@ TEST_P(TfGraphsSessionTest, FeedControlDep) {
 }
 
 TEST_P(TfGraphsSessionTest, ConstTensorContent) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("const_tensor_content.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
   auto out = RunOk(s.get(), {}, {"x", "y", "z"});
@@ -158,8 +137,10 @@ TEST_P(TfGraphsSessionTest, ConstTensorContent) {
   EXPECT_EQ(out[2].dtype(), tensorflow::DT_INT32);
   // The values are whatever the file's tensor_content holds: decode the
   // Const attrs directly and compare.
-  tensorflow::GraphDef gdef;
-  ASSERT_TRUE(LoadGraph("const_tensor_content.pbtxt", &gdef));
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      test::LoadTfGraph("const_tensor_content.pbtxt");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const tensorflow::GraphDef& gdef = *loaded;
   const char* names[] = {"x", "y", "z"};
   for (int i = 0; i < 3; ++i) {
     for (const auto& n : gdef.node()) {
@@ -173,7 +154,6 @@ TEST_P(TfGraphsSessionTest, ConstTensorContent) {
 }
 
 TEST_P(TfGraphsSessionTest, ReluIdentityNMultiFetch) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("relu_identityn_multi_fetch.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
   for (float x : {-3.0f, 2.5f}) {
@@ -185,11 +165,12 @@ TEST_P(TfGraphsSessionTest, ReluIdentityNMultiFetch) {
 }
 
 TEST_P(TfGraphsSessionTest, Conv2DBiasRelu) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("conv2d_bias_relu.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
-  tensorflow::GraphDef gdef;
-  ASSERT_TRUE(LoadGraph("conv2d_bias_relu.pbtxt", &gdef));
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      test::LoadTfGraph("conv2d_bias_relu.pbtxt");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const tensorflow::GraphDef& gdef = *loaded;
   Tensor w, b;
   for (const auto& n : gdef.node()) {
     if (n.name() == "conv_net_2d/conv_2d_0/w") {
@@ -237,7 +218,6 @@ TEST_P(TfGraphsSessionTest, Conv2DBiasRelu) {
 }
 
 TEST_P(TfGraphsSessionTest, VariableV2AssignAddTarget) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("variablev2_assign_add_target.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
   // AssignAdd before the variable is initialised.
@@ -253,7 +233,6 @@ TEST_P(TfGraphsSessionTest, VariableV2AssignAddTarget) {
 }
 
 TEST_P(TfGraphsSessionTest, Tf1WhileCounter) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("tf1_while_counter.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
   auto out = RunOk(s.get(), {}, {"while/Exit"});
@@ -263,7 +242,6 @@ TEST_P(TfGraphsSessionTest, Tf1WhileCounter) {
 }
 
 TEST_P(TfGraphsSessionTest, InvalidOutputIndexIsInvalidArgument) {
-  SKIP_WITHOUT_TF_GRAPHS();
   auto s = Open("err_invalid_output_index.pbtxt", GetParam());
   ASSERT_NE(s, nullptr);
   std::vector<Tensor> out;
@@ -272,11 +250,12 @@ TEST_P(TfGraphsSessionTest, InvalidOutputIndexIsInvalidArgument) {
 }
 
 TEST_P(TfGraphsSessionTest, UnknownOpRejectsTheGraph) {
-  SKIP_WITHOUT_TF_GRAPHS();
   // As TensorFlow's Session: the whole graph is rejected at Create, even
   // though x_y_sum would not need the unknown op.
-  tensorflow::GraphDef gdef;
-  ASSERT_TRUE(LoadGraph("err_unknown_op.pbtxt", &gdef));
+  absl::StatusOr<tensorflow::GraphDef> loaded =
+      test::LoadTfGraph("err_unknown_op.pbtxt");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const tensorflow::GraphDef& gdef = *loaded;
   auto session = LocalSession::New(session_test::CpuConfig(1));
   ASSERT_TRUE(session.ok());
   absl::Status st = (*session)->Create(gdef);
@@ -287,19 +266,12 @@ TEST_P(TfGraphsSessionTest, UnknownOpRejectsTheGraph) {
 }
 
 TEST(TfGraphsSessionSavedModel, HalfPlusTwo) {
-  SKIP_WITHOUT_TF_GRAPHS();
   // A SavedModel's graph: its save/restore and tf.Example parsing ops have
   // no kernels here, but the steps below never run them.
-  std::ifstream in(std::string(std::getenv("TRIBUTARY_TF_GRAPHS")) +
-                   "/half_plus_two_saved_model.pbtxt");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  tensorflow::SavedModel saved_model;
-  ASSERT_TRUE(
-      google::protobuf::TextFormat::ParseFromString(ss.str(), &saved_model));
-  ASSERT_GT(saved_model.meta_graphs_size(), 0);
-  auto session = session_test::NewSessionWithGraph(
-      saved_model.meta_graphs(0).graph_def(), 2);
+  absl::StatusOr<tensorflow::GraphDef> gdef =
+      test::LoadTfGraph("half_plus_two_saved_model.pbtxt");
+  ASSERT_TRUE(gdef.ok()) << gdef.status();
+  auto session = session_test::NewSessionWithGraph(*gdef, 2);
   ASSERT_TRUE(session.ok()) << session.status();
   RunOk(session->get(), {}, {}, {"init"});
   auto out = RunOk(session->get(),
@@ -314,9 +286,8 @@ TEST(TfGraphsSessionSavedModel, HalfPlusTwo) {
 }
 
 TEST(TfGraphsSessionErrors, MalformedTextIsNotAGraphDef) {
-  SKIP_WITHOUT_TF_GRAPHS();
-  tensorflow::GraphDef gdef;
-  EXPECT_FALSE(LoadGraph("err_malformed_text.pbtxt", &gdef));
+  EXPECT_EQ(test::LoadTfGraph("err_malformed_text.pbtxt").status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 INSTANTIATE_TEST_SUITE_P(
