@@ -270,6 +270,23 @@ for dtype in [np.float32, np.float64, np.int32, np.int64]:
                           [tf_oracle.Const(np.array(inp, np.int32)),
                            rand(dy_shape, dtype)])
 
+# The small integer types (no forward MaxPool kernel, but TensorFlow's CPU
+# MaxPoolGrad has them): values that fit every type.
+for dtype in [np.int8, np.uint8, np.int16, np.uint16, np.uint32, np.uint64]:
+    for name, inp, k, s, padding, pads in POOL_CASES[:2]:
+        dy_shape = (inp[0], out_size(inp[1], k[0], s[0], padding),
+                    out_size(inp[2], k[1], s[1], padding), inp[3])
+
+        def fn(x, y, dy, k=k, s=s, padding=padding):
+            return raw.MaxPoolGrad(orig_input=x, orig_output=y, grad=dy,
+                                   ksize=[1, k[0], k[1], 1],
+                                   strides=[1, s[0], s[1], 1], padding=padding)
+        x = ties(inp, dtype)
+        # orig_output only needs the right shape (TensorFlow recomputes the
+        # argmax from orig_input).
+        cases.add(f"max_pool_grad_ties_{name}_{tname(dtype)}", fn,
+                  [x, ties(dy_shape, dtype), ties(dy_shape, dtype)])
+
 X4 = rand((2, 4, 4, 3), np.float32)
 Y2 = rand((2, 2, 2, 3), np.float32)
 
