@@ -287,6 +287,20 @@ for dtype in [np.int8, np.uint8, np.int16, np.uint16, np.uint32, np.uint64]:
         cases.add(f"max_pool_grad_ties_{name}_{tname(dtype)}", fn,
                   [x, ties(dy_shape, dtype), ties(dy_shape, dtype)])
 
+# NaN inputs: a NaN never beats the current max (unless it is the window's
+# first tap), as in TensorFlow's comparison.
+NAN_IN = rand((1, 4, 4, 2), np.float32)
+NAN_IN[0, 0, 0, 0] = np.nan
+NAN_IN[0, 1, 1, 1] = np.nan
+NAN_IN[0, 2, 3, :] = np.nan
+cases.add("max_pool_grad_nan_inputs",
+          lambda x, dy: raw.MaxPoolGrad(
+              orig_input=x, orig_output=raw.MaxPool(
+                  input=x, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                  padding="VALID"),
+              grad=dy, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID"),
+          [NAN_IN, rand((1, 2, 2, 2), np.float32)])
+
 X4 = rand((2, 4, 4, 3), np.float32)
 Y2 = rand((2, 2, 2, 3), np.float32)
 
