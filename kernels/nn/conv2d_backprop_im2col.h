@@ -12,8 +12,10 @@
 //    own partial dW; the partials are summed at the end;
 //  * input gradient   dP = dY * W^T, then col2im: every row of dP is added
 //    back onto the input pixels its receptive field came from (padding taps
-//    are dropped). Receptive fields of one image overlap, so the work is
-//    split by image and each image's blocks run in order.
+//    are dropped). Receptive fields of one image overlap, so col2im is split
+//    by image: with an image per thread, each task does one image's GEMMs
+//    and col2im block by block; with fewer images, the GEMM of a large chunk
+//    of rows is tiled over the pool first, then col2im runs image-parallel.
 // Callers have validated the geometry and allocated non-empty outputs.
 
 #include <algorithm>
@@ -68,27 +70,27 @@ void Col2ImRows(const Conv2DGeometry& g, const T* patches, int64_t row_begin,
 
 }  // namespace conv_internal
 
-// in_grad [batch, in_rows, in_cols, in_depth] from out_grad and filter.
+namespace conv_internal {
+
+// Input gradient, one image per task (enough images for every thread): each
+// worker builds dP for blocks of its image's rows in its own buffer and adds
+// them back with col2im, block after block.
 template <typename T>
-absl::Status LaunchConv2DBackpropInput(OpKernelContext* context,
-                                       const Conv2DGeometry& g,
-                                       const Tensor& out_grad,
-                                       const Tensor& filter, Tensor* in_grad) {
+absl::Status BackpropInputByImage(OpKernelContext* context,
+                                  const Conv2DGeometry& g, const T* dy,
+                                  const T* w, T* dx) {
   const auto& device = context->eigen_cpu_device();
   const int64_t k = g.patch_size();
   const int64_t o = g.out_depth;
   const int64_t image_pixels = g.out_rows * g.out_cols;
-  const int64_t block_rows = std::min(std::max<int64_t>(1, image_pixels),
-                                      conv_internal::BackpropBlockRows<T>(g));
+  const int64_t block_rows =
+      std::min(std::max<int64_t>(1, image_pixels), BackpropBlockRows<T>(g));
   const int64_t workers =
       std::min<int64_t>(g.batch, std::max(1, device.numThreads()));
   Tensor patches;
   TRIB_RETURN_IF_ERROR(
       context->allocate_temp(DataTypeToEnum<T>::value,
                              TensorShape({workers, block_rows * k}), &patches));
-  const T* dy = out_grad.flat<T>().data();
-  const T* w = filter.flat<T>().data();
-  T* dx = in_grad->flat<T>().data();
   T* patch_base = patches.flat<T>().data();
   using Matrix =
       Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -98,8 +100,6 @@ absl::Status LaunchConv2DBackpropInput(OpKernelContext* context,
     T* buffer = patch_base + worker * block_rows * k;
     for (int64_t n = next_image.fetch_add(1); n < g.batch;
          n = next_image.fetch_add(1)) {
-      const int64_t image_size = g.in_rows * g.in_cols * g.in_depth;
-      std::fill(dx + n * image_size, dx + (n + 1) * image_size, T(0));
       for (int64_t begin = n * image_pixels; begin < (n + 1) * image_pixels;
            begin += block_rows) {
         const int64_t rows =
@@ -107,7 +107,7 @@ absl::Status LaunchConv2DBackpropInput(OpKernelContext* context,
         const Eigen::Map<const Matrix> dy_mat(dy + begin * o, rows, o);
         Eigen::Map<Matrix> dp(buffer, rows, k);
         dp.noalias() = dy_mat * w_mat.transpose();
-        conv_internal::Col2ImRows<T>(g, buffer, begin, begin + rows, dx);
+        Col2ImRows<T>(g, buffer, begin, begin + rows, dx);
       }
     }
   };
@@ -118,6 +118,83 @@ absl::Status LaunchConv2DBackpropInput(OpKernelContext* context,
                        for (Eigen::Index i = first; i < last; ++i) work(i);
                      });
   return absl::OkStatus();
+}
+
+// Input gradient for fewer images than threads: dP for a large chunk of rows
+// at once, the GEMM tiled over the whole pool (ParallelMatMul on a
+// transposed copy of the small filter), then col2im with one task per image
+// of the chunk (images never share input pixels).
+template <typename T>
+absl::Status BackpropInputChunked(OpKernelContext* context,
+                                  const Conv2DGeometry& g, const T* dy,
+                                  const T* w, T* dx) {
+  const auto& device = context->eigen_cpu_device();
+  const int64_t k = g.patch_size();
+  const int64_t o = g.out_depth;
+  const int64_t m = g.out_pixels();
+  const int64_t image_pixels = g.out_rows * g.out_cols;
+  const int64_t chunk_rows = std::max<int64_t>(
+      1, std::min<int64_t>(
+             m, kMaxPatchBytes / std::max<int64_t>(1, k * sizeof(T))));
+  Tensor patches, filter_t;
+  TRIB_RETURN_IF_ERROR(context->allocate_temp(
+      DataTypeToEnum<T>::value, TensorShape({chunk_rows, k}), &patches));
+  TRIB_RETURN_IF_ERROR(context->allocate_temp(DataTypeToEnum<T>::value,
+                                              TensorShape({o, k}), &filter_t));
+  T* dp = patches.flat<T>().data();
+  T* wt = filter_t.flat<T>().data();
+  using Matrix =
+      Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Eigen::Map<Matrix>(wt, o, k) = Eigen::Map<const Matrix>(w, k, o).transpose();
+  for (int64_t begin = 0; begin < m; begin += chunk_rows) {
+    const int64_t rows = std::min(chunk_rows, m - begin);
+    ParallelMatMul<T>(device, dy + begin * o, o, wt, k, dp, k, rows, o, k);
+    // Images (or parts of images) in this chunk: [first_image, last_image].
+    const int64_t first_image = begin / image_pixels;
+    const int64_t last_image = (begin + rows - 1) / image_pixels;
+    const Eigen::TensorOpCost image_cost(image_pixels * k * sizeof(T),
+                                         image_pixels * k * sizeof(T),
+                                         image_pixels * k);
+    device.parallelFor(last_image - first_image + 1, image_cost,
+                       [&](Eigen::Index first, Eigen::Index last) {
+                         for (Eigen::Index i = first; i < last; ++i) {
+                           const int64_t n = first_image + i;
+                           const int64_t lo = std::max(begin, n * image_pixels);
+                           const int64_t hi =
+                               std::min(begin + rows, (n + 1) * image_pixels);
+                           Col2ImRows<T>(g, dp + (lo - begin) * k, lo, hi, dx);
+                         }
+                       });
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace conv_internal
+
+// in_grad [batch, in_rows, in_cols, in_depth] from out_grad and filter. The
+// path follows the forward engine's switch (SetConv2DPathForTesting forces
+// either): by image when every thread gets an image, chunked otherwise.
+template <typename T>
+absl::Status LaunchConv2DBackpropInput(OpKernelContext* context,
+                                       const Conv2DGeometry& g,
+                                       const Tensor& out_grad,
+                                       const Tensor& filter, Tensor* in_grad) {
+  const T* dy = out_grad.flat<T>().data();
+  const T* w = filter.flat<T>().data();
+  T* dx = in_grad->flat<T>().data();
+  // col2im accumulates, so the gradient starts at zero.
+  in_grad->flat<T>().device(context->eigen_cpu_device()) =
+      in_grad->flat<T>().constant(T(0));
+  Conv2DPath path = conv_internal::forced_path.load(std::memory_order_relaxed);
+  if (path == Conv2DPath::kAuto) {
+    const int64_t threads =
+        std::max(1, context->eigen_cpu_device().numThreads());
+    path = g.batch >= threads ? Conv2DPath::kBlocked : Conv2DPath::kChunked;
+  }
+  if (path == Conv2DPath::kBlocked) {
+    return conv_internal::BackpropInputByImage<T>(context, g, dy, w, dx);
+  }
+  return conv_internal::BackpropInputChunked<T>(context, g, dy, w, dx);
 }
 
 // filter_grad [filter_rows, filter_cols, in_depth, out_depth] from input

@@ -2,7 +2,8 @@
 // convolution's gradients (direct loops, accumulated in double), on shapes
 // that take one block and several blocks of the engines, plus the attribute
 // errors TensorFlow reports at construction (which its shape functions keep
-// the oracle from reaching).
+// the oracle from reaching). Both schedules of the input gradient are forced
+// in turn.
 
 #include <cstdint>
 #include <random>
@@ -14,6 +15,7 @@
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
 #include "gtest/gtest.h"
+#include "kernels/nn/conv2d_im2col.h"
 #include "kernels/testing/kernel_runner.h"
 
 namespace tributary {
@@ -159,10 +161,20 @@ TEST(Conv2DBackpropTest, MatchesDefinition) {
   // A patch of 3*3*1024 floats fills a block with 48 rows: 100 pixels per
   // image take three blocks, so the blocks' accumulation is covered too.
   Case multi_block{{2, 10, 10, 1024}, {3, 3, 1024, 2}};
-  for (const Case& c :
-       {same, valid, strided_same, explicit_pad, sparse, multi_block}) {
-    CheckCase(c);
+  // 800 rows of 36 KiB patches: the chunked input gradient takes two 16 MiB
+  // chunks of 455 rows, the first ending inside the second image.
+  Case multi_chunk{{2, 20, 20, 1024}, {3, 3, 1024, 2}};
+  // The input gradient's two schedules (by image, chunked), each forced.
+  for (nn::Conv2DPath path : {nn::Conv2DPath::kAuto, nn::Conv2DPath::kBlocked,
+                              nn::Conv2DPath::kChunked}) {
+    SCOPED_TRACE(testing::Message() << "path " << static_cast<int>(path));
+    nn::SetConv2DPathForTesting(path);
+    for (const Case& c : {same, valid, strided_same, explicit_pad, sparse,
+                          multi_block, multi_chunk}) {
+      CheckCase(c);
+    }
   }
+  nn::SetConv2DPathForTesting(nn::Conv2DPath::kAuto);
 }
 
 TEST(Conv2DBackpropTest, AttributeErrors) {
