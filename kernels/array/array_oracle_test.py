@@ -143,7 +143,7 @@ add("noop_with_control_input",
     lambda x: [raw.Identity(input=x), tf.group(raw.Identity(input=x))],
     [vals(np.float32, (2,))])
 
-# --- Shape, Size, Rank ------------------------------------------------------
+# --- Shape, ShapeN, Size, Rank -----------------------------------------------
 
 for n, dt in MOVABLE.items():
     add(f"shape_{n}", lambda x: raw.Shape(input=x), [vals(dt, (2, 3, 1))])
@@ -156,6 +156,15 @@ add("size_int64", lambda x: raw.Size(input=x, out_type=tf.int64),
     [np.zeros((4, 5), np.float32)])
 add("size_empty", lambda x: raw.Size(input=x), [np.zeros((4, 0), np.int32)])
 add("rank_scalar", lambda x: raw.Rank(input=x), [np.int32(3)])
+# ShapeN: one output per input; inputs of one dtype, any ranks.
+for n, dt in MOVABLE.items():
+    add(f"shape_n_{n}", lambda x, y: raw.ShapeN(input=[x, y]),
+        [vals(dt, (2, 3, 1)), vals(dt, (4,))])
+add("shape_n_one_int64", lambda x: raw.ShapeN(input=[x], out_type=tf.int64),
+    [np.zeros((4, 0, 5), np.float32)])
+add("shape_n_scalar_and_empty",
+    lambda x, y, z: raw.ShapeN(input=[x, y, z]),
+    [np.float32(1), np.zeros((0, 2), np.float32), np.ones((1, 1, 1, 7), np.float32)])
 
 # --- Reshape, ExpandDims, Squeeze -------------------------------------------
 

@@ -1,5 +1,5 @@
-// Shape, Size and Rank: metadata of the input, never its elements. They run
-// inline (cheap) and accept inputs of every dtype, handles included.
+// Shape, ShapeN, Size and Rank: metadata of the input, never its elements. They
+// run inline (cheap) and accept inputs of every dtype, handles included.
 
 #include <cstdint>
 #include <limits>
@@ -20,6 +20,27 @@ TensorShape InputShape(OpKernelContext* context, int index) {
   return context->input(index).shape();
 }
 
+// Writes `shape` as output `index` (int32 or int64, as allocated).
+void WriteShape(OpKernelContext* context, int index, const TensorShape& shape) {
+  const int rank = shape.dims();
+  Tensor* out = nullptr;
+  OP_REQUIRES_OK(context,
+                 context->allocate_output(index, TensorShape({rank}), &out));
+  if (out->dtype() == DT_INT32) {
+    auto v = out->vec<int32_t>();
+    for (int i = 0; i < rank; ++i) {
+      const int64_t dim = shape.dim_size(i);
+      OP_REQUIRES(context, dim <= std::numeric_limits<int32_t>::max(),
+                  errors::InvalidArgument("Shape output type is 32-bit ",
+                                          " but dim ", i, " is ", dim));
+      v(i) = static_cast<int32_t>(dim);
+    }
+  } else {
+    auto v = out->vec<int64_t>();
+    for (int i = 0; i < rank; ++i) v(i) = shape.dim_size(i);
+  }
+}
+
 class ShapeOp : public OpKernel {
  public:
   explicit ShapeOp(OpKernelConstruction* context) : OpKernel(context) {
@@ -27,23 +48,23 @@ class ShapeOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* context) override {
-    const TensorShape shape = InputShape(context, 0);
-    const int rank = shape.dims();
-    Tensor* out = nullptr;
-    OP_REQUIRES_OK(context,
-                   context->allocate_output(0, TensorShape({rank}), &out));
-    if (out->dtype() == DT_INT32) {
-      auto v = out->vec<int32_t>();
-      for (int i = 0; i < rank; ++i) {
-        const int64_t dim = shape.dim_size(i);
-        OP_REQUIRES(context, dim <= std::numeric_limits<int32_t>::max(),
-                    errors::InvalidArgument("Shape output type is 32-bit ",
-                                            " but dim ", i, " is ", dim));
-        v(i) = static_cast<int32_t>(dim);
-      }
-    } else {
-      auto v = out->vec<int64_t>();
-      for (int i = 0; i < rank; ++i) v(i) = shape.dim_size(i);
+    WriteShape(context, 0, InputShape(context, 0));
+  }
+
+  bool IsExpensive() override { return false; }
+};
+
+// ShapeN: output i is the shape of input i.
+class ShapeNOp : public OpKernel {
+ public:
+  explicit ShapeNOp(OpKernelConstruction* context) : OpKernel(context) {
+    expensive_ = false;
+  }
+
+  void Compute(OpKernelContext* context) override {
+    for (int i = 0; i < context->num_inputs(); ++i) {
+      WriteShape(context, i, InputShape(context, i));
+      if (!context->status().ok()) return;
     }
   }
 
@@ -93,6 +114,10 @@ REGISTER_KERNEL_BUILDER(Name("Shape")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("out_type", array_ops::kIndexTypes),
                         ShapeOp);
+REGISTER_KERNEL_BUILDER(Name("ShapeN")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("out_type", array_ops::kIndexTypes),
+                        ShapeNOp);
 REGISTER_KERNEL_BUILDER(Name("Size")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("out_type", array_ops::kIndexTypes),

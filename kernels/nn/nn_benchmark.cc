@@ -94,6 +94,52 @@ BENCHMARK(BM_Conv2D)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// The gradients of a SAME, unit-stride Conv2D. Args: batch, size, in depth,
+// out depth, filter; filter 0 = Conv2DBackpropInput, 1 = ...Filter. Same
+// GFLOP/s convention as BM_Conv2D (each gradient is one forward's work).
+void BM_Conv2DBackprop(benchmark::State& state) {
+  const int64_t n = state.range(0), hw = state.range(1), ci = state.range(2),
+                co = state.range(3), k = state.range(4);
+  const bool filter_grad = state.range(5) == 1;
+  const tensorflow::NodeDef node =
+      NodeDefBuilder(
+          "grad", filter_grad ? "Conv2DBackpropFilter" : "Conv2DBackpropInput")
+          .Input("a")
+          .Input("b")
+          .Input("c")
+          .Attr("T", DT_FLOAT)
+          .Attr("strides", {1, 1, 1, 1})
+          .Attr("padding", "SAME")
+          .Build();
+  const Tensor dy = RandomFloats(TensorShape({n, hw, hw, co}));
+  if (filter_grad) {
+    Tensor sizes(DT_INT32, TensorShape({4}));
+    const int32_t dims[] = {static_cast<int32_t>(k), static_cast<int32_t>(k),
+                            static_cast<int32_t>(ci), static_cast<int32_t>(co)};
+    for (int i = 0; i < 4; ++i) sizes.flat<int32_t>()(i) = dims[i];
+    RunLoop(state, node,
+            {RandomFloats(TensorShape({n, hw, hw, ci})), sizes, dy});
+  } else {
+    Tensor sizes(DT_INT32, TensorShape({4}));
+    const int32_t dims[] = {static_cast<int32_t>(n), static_cast<int32_t>(hw),
+                            static_cast<int32_t>(hw), static_cast<int32_t>(ci)};
+    for (int i = 0; i < 4; ++i) sizes.flat<int32_t>()(i) = dims[i];
+    RunLoop(state, node,
+            {sizes, RandomFloats(TensorShape({k, k, ci, co})), dy});
+  }
+  const double flops = 2.0 * n * hw * hw * co * k * k * ci;
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      flops * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Conv2DBackprop)
+    ->ArgNames({"n", "hw", "ci", "co", "k", "filter"})
+    ->Args({8, 28, 128, 128, 3, 0})
+    ->Args({8, 28, 128, 128, 3, 1})
+    ->Args({32, 32, 16, 32, 3, 0})
+    ->Args({32, 32, 16, 32, 3, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // Args: batch, size, depth, window, stride; op 0 = MaxPool, 1 = AvgPool.
 void BM_Pool(benchmark::State& state) {
   const int64_t n = state.range(0), hw = state.range(1), c = state.range(2),

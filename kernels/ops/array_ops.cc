@@ -62,6 +62,15 @@ REGISTER_OP("Shape")
     .Attr("T: type")
     .Attr("out_type: {int32, int64} = DT_INT32");
 
+// Shape of each of N inputs (one op instead of N Shape ops; gradients of
+// broadcasting ops use it).
+REGISTER_OP("ShapeN")
+    .Input("input: N * T")
+    .Output("output: N * out_type")
+    .Attr("N: int >= 1")
+    .Attr("T: type")
+    .Attr("out_type: {int32, int64} = DT_INT32");
+
 REGISTER_OP("Size")
     .Input("input: T")
     .Output("output: out_type")

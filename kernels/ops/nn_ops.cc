@@ -98,6 +98,35 @@ REGISTER_OP("Conv2D")
     .Attr(kDataFormat)
     .Attr("dilations: list(int) = [1, 1, 1, 1]");
 
+// Gradients of Conv2D with respect to its input and its filter. The shape of
+// the tensor being differentiated comes in as an int32 vector; only the input
+// gradient has an int32 kernel (as in TensorFlow).
+REGISTER_OP("Conv2DBackpropInput")
+    .Input("input_sizes: int32")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double, int32}")
+    .Attr("strides: list(int)")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr(kDataFormat)
+    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+
+REGISTER_OP("Conv2DBackpropFilter")
+    .Input("input: T")
+    .Input("filter_sizes: int32")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr(kDataFormat)
+    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+
 // MaxPool is the one pooling op with a default T, explicit padding and the
 // int8-vectorised NCHW_VECT_C layout.
 REGISTER_OP("MaxPool")
@@ -115,6 +144,32 @@ REGISTER_OP("MaxPool")
 // Note the argument is `value` (not `input`) and T is declared last.
 REGISTER_OP("AvgPool")
     .Input("value: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr(kDataFormat)
+    .Attr("T: {half, bfloat16, float, double}");
+
+// Pooling gradients. MaxPoolGrad re-derives the argmax from the forward
+// input and output; AvgPoolGrad needs only the forward input's shape.
+REGISTER_OP("MaxPoolGrad")
+    .Input("orig_input: T")
+    .Input("orig_output: T")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr(kDataFormat)
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, "
+        "uint16, half, uint32, uint64} = DT_FLOAT");
+
+REGISTER_OP("AvgPoolGrad")
+    .Input("orig_input_shape: int32")
+    .Input("grad: T")
     .Output("output: T")
     .Attr("ksize: list(int) >= 4")
     .Attr("strides: list(int) >= 4")

@@ -47,9 +47,11 @@ const std::vector<std::string>& RequiredOps() {
       "BiasAdd", "BiasAddGrad", "Relu", "ReluGrad", "Softmax", "LogSoftmax",
       "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
       "TanhGrad", "SigmoidGrad", "Conv2D", "MaxPool", "AvgPool",
+      "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPoolGrad",
+      "AvgPoolGrad",
       "BatchMatMulV2",
       // Array.
-      "Reshape", "Shape", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
+      "Reshape", "Shape", "ShapeN", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
       "ExpandDims", "Squeeze", "ConcatV2", "Pack", "Unpack", "Transpose",
       "Tile", "Slice", "StridedSlice", "BroadcastGradientArgs", "BroadcastTo",
       // Variables.
