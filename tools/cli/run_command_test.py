@@ -118,7 +118,7 @@ class RunCommandTest(unittest.TestCase):
     @needs_tf_graphs
     def test_nonzero_output_slot_and_order(self):
         rc, out = run("--graph", graph("relu_identityn_multi_fetch.pbtxt"),
-                      "--feed", "input=float32:2.5", "--fetch", "out:1", "--fetch", "out")
+                      "--feed", "input=float32:[2.5]", "--fetch", "out:1", "--fetch", "out")
         self.assertEqual(rc, 0, out)
         self.assertEqual(self.fetch(out, "out:1")["values"], [2.5])
         self.assertEqual(self.fetch(out, "out")["values"], [2.5])
