@@ -63,10 +63,11 @@ void AddRun(CLI::App& app, CliInvocation* inv) {
                   "Also write the fetches to FILE.npz (entry NAME.npy per "
                   "fetch; numpy.load reads it) or FILE.npy (exactly one "
                   "fetch); the JSON then lists dtype and shape without values");
-  run->add_option("--config", o.config_text,
-                  "Session ConfigProto in protobuf text format, e.g. "
-                  "'allow_soft_placement: true device_filters: \"/job:worker\"' "
-                  "(local and grpc:// targets; merged over --config-file)");
+  run->add_option(
+      "--config", o.config_text,
+      "Session ConfigProto in protobuf text format, e.g. "
+      "'allow_soft_placement: true device_filters: \"/job:worker\"' "
+      "(local and grpc:// targets; merged over --config-file)");
   run->add_option("--config-file", o.config_file,
                   "File holding the session ConfigProto in text format");
   run->callback([inv] { inv->command = CliCommand::kRun; });

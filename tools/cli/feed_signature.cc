@@ -47,15 +47,14 @@ absl::Status CheckFeedSignature(const Tensor& value,
                                 const FeedSignature& signature) {
   if (signature.dtype.has_value() && value.dtype() != *signature.dtype) {
     return errors::InvalidArgument(
-        "the value is ", DataTypeString(value.dtype()), " but the graph expects ",
-        DataTypeString(*signature.dtype));
+        "the value is ", DataTypeString(value.dtype()),
+        " but the graph expects ", DataTypeString(*signature.dtype));
   }
   if (signature.shape.has_value() &&
       !signature.shape->IsCompatibleWith(value.shape())) {
-    return errors::InvalidArgument("the value has shape ",
-                                   value.shape().DebugString(),
-                                   " but the placeholder's shape is ",
-                                   signature.shape->DebugString());
+    return errors::InvalidArgument(
+        "the value has shape ", value.shape().DebugString(),
+        " but the placeholder's shape is ", signature.shape->DebugString());
   }
   return absl::OkStatus();
 }

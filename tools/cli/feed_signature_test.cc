@@ -18,19 +18,36 @@ const char kGraph[] = R"pb(
   node {
     name: "x"
     op: "Placeholder"
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } }
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value {
+        shape {
+          dim { size: -1 }
+          dim { size: 3 }
+        }
+      }
+    }
   }
   node {
     name: "any"
     op: "Placeholder"
-    attr { key: "dtype" value { type: DT_INT32 } }
+    attr {
+      key: "dtype"
+      value { type: DT_INT32 }
+    }
   }
   node {
     name: "sq"
     op: "Square"
     input: "x"
-    attr { key: "T" value { type: DT_FLOAT } }
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
   }
   versions { producer: 1000 }
 )pb";
@@ -40,19 +57,29 @@ TEST(FeedSignatureTest, PlaceholderDtypeAndShape) {
   ASSERT_TRUE(sig.dtype.has_value());
   EXPECT_EQ(*sig.dtype, tensorflow::DT_FLOAT);
   ASSERT_TRUE(sig.shape.has_value());
-  EXPECT_TRUE(CheckFeedSignature(Tensor(tensorflow::DT_FLOAT, TensorShape({5, 3})), sig).ok());
-  EXPECT_EQ(CheckFeedSignature(Tensor(tensorflow::DT_FLOAT, TensorShape({5, 2})), sig).code(),
-            absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(CheckFeedSignature(Tensor(tensorflow::DT_FLOAT, TensorShape({3})), sig).code(),
-            absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(CheckFeedSignature(Tensor(tensorflow::DT_DOUBLE, TensorShape({1, 3})), sig).code(),
+  EXPECT_TRUE(
+      CheckFeedSignature(Tensor(tensorflow::DT_FLOAT, TensorShape({5, 3})), sig)
+          .ok());
+  EXPECT_EQ(
+      CheckFeedSignature(Tensor(tensorflow::DT_FLOAT, TensorShape({5, 2})), sig)
+          .code(),
+      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      CheckFeedSignature(Tensor(tensorflow::DT_FLOAT, TensorShape({3})), sig)
+          .code(),
+      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CheckFeedSignature(
+                Tensor(tensorflow::DT_DOUBLE, TensorShape({1, 3})), sig)
+                .code(),
             absl::StatusCode::kInvalidArgument);
 }
 
 TEST(FeedSignatureTest, UnknownShapeMatchesAnything) {
   const FeedSignature sig = DeclaredFeedSignature(Graph(kGraph), "any");
   EXPECT_EQ(*sig.dtype, tensorflow::DT_INT32);
-  EXPECT_TRUE(CheckFeedSignature(Tensor(tensorflow::DT_INT32, TensorShape({2, 2, 2})), sig).ok());
+  EXPECT_TRUE(CheckFeedSignature(
+                  Tensor(tensorflow::DT_INT32, TensorShape({2, 2, 2})), sig)
+                  .ok());
 }
 
 TEST(FeedSignatureTest, NonPlaceholderHasOnlyADtype) {
@@ -68,14 +95,21 @@ TEST(FeedSignatureTest, MissingNodeOrOutputDeclaresNothing) {
 
 TEST(FeedSignatureTest, OldGraphsScalarShapeIsUnknown) {
   const FeedSignature sig = DeclaredFeedSignature(Graph(R"pb(
-    node {
-      name: "x"
-      op: "Placeholder"
-      attr { key: "dtype" value { type: DT_FLOAT } }
-      attr { key: "shape" value { shape {} } }
-    }
-    versions { producer: 17 }
-  )pb"), "x");
+                                                    node {
+                                                      name: "x"
+                                                      op: "Placeholder"
+                                                      attr {
+                                                        key: "dtype"
+                                                        value { type: DT_FLOAT }
+                                                      }
+                                                      attr {
+                                                        key: "shape"
+                                                        value { shape {} }
+                                                      }
+                                                    }
+                                                    versions { producer: 17 }
+                                                  )pb"),
+                                                  "x");
   EXPECT_FALSE(sig.shape.has_value());
 }
 

@@ -98,8 +98,8 @@ class HeaderParser {
   absl::Status Expect(char c) {
     SkipSpace();
     if (Consume(c)) return absl::OkStatus();
-    return errors::InvalidArgument("malformed header: expected '", std::string(1, c),
-                                   "' at offset ", pos_);
+    return errors::InvalidArgument("malformed header: expected '",
+                                   std::string(1, c), "' at offset ", pos_);
   }
   absl::Status Duplicate(const std::string& key) {
     return errors::InvalidArgument("header key '", key, "' appears twice");
@@ -109,8 +109,8 @@ class HeaderParser {
     SkipSpace();
     const char quote = Peek();
     if (quote != '\'' && quote != '"') {
-      return errors::InvalidArgument("malformed header: expected a string at offset ",
-                                     pos_);
+      return errors::InvalidArgument(
+          "malformed header: expected a string at offset ", pos_);
     }
     ++pos_;
     const size_t end = text_.find(quote, pos_);
@@ -139,8 +139,8 @@ class HeaderParser {
     SkipSpace();
     const bool negative = Consume('-');
     if (!absl::ascii_isdigit(Peek())) {
-      return errors::InvalidArgument("malformed header: expected a dim at offset ",
-                                     pos_);
+      return errors::InvalidArgument(
+          "malformed header: expected a dim at offset ", pos_);
     }
     int64_t value = 0;
     while (absl::ascii_isdigit(Peek())) {
@@ -187,9 +187,9 @@ enum class Order { kLittle, kBig, kNone };
 struct Descr {
   DataType dtype = tensorflow::DT_INVALID;
   Order order = Order::kNone;
-  int64_t itemsize = 0;     // Bytes per element in the file.
-  char kind = 0;            // numpy's kind: b i u f c S U.
-  int64_t swap_width = 0;   // Byte-swapped in units of this many bytes.
+  int64_t itemsize = 0;    // Bytes per element in the file.
+  char kind = 0;           // numpy's kind: b i u f c S U.
+  int64_t swap_width = 0;  // Byte-swapped in units of this many bytes.
 };
 
 absl::StatusOr<Descr> ParseDescr(const std::string& text) {
@@ -225,8 +225,8 @@ absl::StatusOr<Descr> ParseDescr(const std::string& text) {
   }
   d.itemsize = size;
   d.swap_width = size;
-  const auto sized = [&](std::initializer_list<std::pair<int, DataType>> by)
-      -> absl::Status {
+  const auto sized =
+      [&](std::initializer_list<std::pair<int, DataType>> by) -> absl::Status {
     for (const auto& [bytes, dtype] : by) {
       if (bytes == size) {
         d.dtype = dtype;
@@ -257,8 +257,8 @@ absl::StatusOr<Descr> ParseDescr(const std::string& text) {
                                   {8, tensorflow::DT_DOUBLE}}));
       break;
     case 'c':
-      TRIB_RETURN_IF_ERROR(sized({{8, tensorflow::DT_COMPLEX64},
-                                  {16, tensorflow::DT_COMPLEX128}}));
+      TRIB_RETURN_IF_ERROR(sized(
+          {{8, tensorflow::DT_COMPLEX64}, {16, tensorflow::DT_COMPLEX128}}));
       d.swap_width = size / 2;  // Real and imaginary parts swap separately.
       break;
     case 'S':
@@ -268,16 +268,17 @@ absl::StatusOr<Descr> ParseDescr(const std::string& text) {
       d.swap_width = 1;
       break;
     case 'U':
-      if (size > std::numeric_limits<int64_t>::max() / 4) return unsupported("");
+      if (size > std::numeric_limits<int64_t>::max() / 4)
+        return unsupported("");
       d.dtype = tensorflow::DT_STRING;
       d.itemsize = size * 4;
       d.swap_width = 4;
       break;
     default:
-      return unsupported(
-          d.kind == 'O' ? " (object arrays are pickles; save a numeric or "
-                          "fixed-width string array)"
-                        : "");
+      return unsupported(d.kind == 'O'
+                             ? " (object arrays are pickles; save a numeric or "
+                               "fixed-width string array)"
+                             : "");
   }
   if (d.itemsize == 0) return unsupported(" (zero-width elements)");
   return d;
@@ -380,7 +381,8 @@ bool MulOverflows(int64_t a, int64_t b, int64_t* out) {
 }  // namespace
 
 absl::StatusOr<Tensor> DecodeNpy(absl::string_view bytes) {
-  if (bytes.size() < kMagic.size() || bytes.substr(0, kMagic.size()) != kMagic) {
+  if (bytes.size() < kMagic.size() ||
+      bytes.substr(0, kMagic.size()) != kMagic) {
     return errors::InvalidArgument("not a .npy file (no \\x93NUMPY magic)");
   }
   if (bytes.size() < 10) {
@@ -408,12 +410,14 @@ absl::StatusOr<Tensor> DecodeNpy(absl::string_view bytes) {
   if (header_len > bytes.size() - header_start) {
     return errors::InvalidArgument("truncated .npy: the header claims ",
                                    header_len, " bytes but the file has ",
-                                   bytes.size() - header_start, " after the preamble");
+                                   bytes.size() - header_start,
+                                   " after the preamble");
   }
   absl::StatusOr<Header> header =
       HeaderParser(bytes.substr(header_start, header_len)).Parse();
   if (!header.ok()) {
-    return errors::InvalidArgument("bad .npy header: ", header.status().message());
+    return errors::InvalidArgument("bad .npy header: ",
+                                   header.status().message());
   }
   TRIB_ASSIGN_OR_RETURN(Descr descr, ParseDescr(header->descr));
 
@@ -533,9 +537,9 @@ absl::StatusOr<std::string> EncodeNpy(const Tensor& t) {
     absl::StrAppend(&shape, t.dim_size(d), t.dims() == 1 ? "," : "",
                     d + 1 < t.dims() ? ", " : "");
   }
-  std::string header = absl::StrCat("{'descr': '", descr,
-                                    "', 'fortran_order': False, 'shape': (",
-                                    shape, "), }");
+  std::string header =
+      absl::StrCat("{'descr': '", descr,
+                   "', 'fortran_order': False, 'shape': (", shape, "), }");
   // Pad with spaces and end with '\n' so the data starts 64-byte aligned.
   size_t preamble = 10;
   if (header.size() + 1 + preamble > 65535) preamble = 12;

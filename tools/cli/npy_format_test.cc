@@ -13,39 +13,47 @@ namespace {
 
 // A .npy file with `dict` as its header, as numpy would lay it out (or not:
 // the tests hand it lies on purpose).
-std::string Npy(const std::string& dict, const std::string& data, int major = 1) {
+std::string Npy(const std::string& dict, const std::string& data,
+                int major = 1) {
   std::string header = dict + "\n";
   std::string out("\x93NUMPY", 6);
   out.push_back(static_cast<char>(major));
   out.push_back(0);
   const uint32_t len = header.size();
   const int width = major == 1 ? 2 : 4;
-  for (int i = 0; i < width; ++i) out.push_back(static_cast<char>(len >> (8 * i)));
+  for (int i = 0; i < width; ++i)
+    out.push_back(static_cast<char>(len >> (8 * i)));
   return out + header + data;
 }
 
 std::string Dict(const std::string& descr, const std::string& shape,
                  bool fortran = false) {
-  return absl::StrCat("{'descr': '", descr, "', 'fortran_order': ",
-                      fortran ? "True" : "False", ", 'shape': ", shape, ", }");
+  return absl::StrCat("{'descr': '", descr,
+                      "', 'fortran_order': ", fortran ? "True" : "False",
+                      ", 'shape': ", shape, ", }");
 }
 
 template <typename T>
 std::string Bytes(const std::vector<T>& v) {
-  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+  return std::string(reinterpret_cast<const char*>(v.data()),
+                     v.size() * sizeof(T));
 }
 
-absl::StatusCode Code(const std::string& file) { return DecodeNpy(file).status().code(); }
+absl::StatusCode Code(const std::string& file) {
+  return DecodeNpy(file).status().code();
+}
 
 TEST(NpyFormatTest, ReadsLittleEndianFloat32) {
   auto t = DecodeNpy(Npy(Dict("<f4", "(2, 2)"), Bytes<float>({1, 2, 3, 4})));
   ASSERT_TRUE(t.ok()) << t.status();
-  test::ExpectTensorEqual<float>(*t, test::AsTensor<float>({1, 2, 3, 4}, {2, 2}));
+  test::ExpectTensorEqual<float>(*t,
+                                 test::AsTensor<float>({1, 2, 3, 4}, {2, 2}));
 }
 
 TEST(NpyFormatTest, ReadsVersions2And3) {
   for (int major : {2, 3}) {
-    auto t = DecodeNpy(Npy(Dict("<i8", "(3,)"), Bytes<int64_t>({7, -8, 9}), major));
+    auto t =
+        DecodeNpy(Npy(Dict("<i8", "(3,)"), Bytes<int64_t>({7, -8, 9}), major));
     ASSERT_TRUE(t.ok()) << t.status();
     test::ExpectTensorEqual<int64_t>(*t, test::AsTensor<int64_t>({7, -8, 9}));
   }
@@ -68,9 +76,11 @@ TEST(NpyFormatTest, ReadsBigEndian) {
 
 TEST(NpyFormatTest, TransposesFortranOrder) {
   // The 2x3 array [[1,2,3],[4,5,6]] in column-major order.
-  auto t = DecodeNpy(Npy(Dict("<f8", "(2, 3)", true), Bytes<double>({1, 4, 2, 5, 3, 6})));
+  auto t = DecodeNpy(
+      Npy(Dict("<f8", "(2, 3)", true), Bytes<double>({1, 4, 2, 5, 3, 6})));
   ASSERT_TRUE(t.ok()) << t.status();
-  test::ExpectTensorEqual<double>(*t, test::AsTensor<double>({1, 2, 3, 4, 5, 6}, {2, 3}));
+  test::ExpectTensorEqual<double>(
+      *t, test::AsTensor<double>({1, 2, 3, 4, 5, 6}, {2, 3}));
 
   // 2x2x2: element (i,j,k) at i + 2j + 4k in Fortran order.
   std::vector<int16_t> f(8);
@@ -80,7 +90,8 @@ TEST(NpyFormatTest, TransposesFortranOrder) {
   auto t3 = DecodeNpy(Npy(Dict("<i2", "(2, 2, 2)", true), Bytes(f)));
   ASSERT_TRUE(t3.ok()) << t3.status();
   test::ExpectTensorEqual<int16_t>(
-      *t3, test::AsTensor<int16_t>({0, 1, 10, 11, 100, 101, 110, 111}, {2, 2, 2}));
+      *t3,
+      test::AsTensor<int16_t>({0, 1, 10, 11, 100, 101, 110, 111}, {2, 2, 2}));
 }
 
 TEST(NpyFormatTest, ReadsBoolAndNormalisesIt) {
@@ -92,13 +103,15 @@ TEST(NpyFormatTest, ReadsBoolAndNormalisesIt) {
 TEST(NpyFormatTest, ReadsStrings) {
   auto s = DecodeNpy(Npy(Dict("|S3", "(2,)"), std::string("ab\0xyz", 6)));
   ASSERT_TRUE(s.ok()) << s.status();
-  test::ExpectTensorEqual<std::string>(*s, test::AsTensor<std::string>({"ab", "xyz"}));
+  test::ExpectTensorEqual<std::string>(
+      *s, test::AsTensor<std::string>({"ab", "xyz"}));
 
   // U2 "é" and "ab", little-endian UTF-32.
   std::string u = Bytes<uint32_t>({0xE9, 0, 'a', 'b'});
   auto t = DecodeNpy(Npy(Dict("<U2", "(2,)"), u));
   ASSERT_TRUE(t.ok()) << t.status();
-  test::ExpectTensorEqual<std::string>(*t, test::AsTensor<std::string>({"\xC3\xA9", "ab"}));
+  test::ExpectTensorEqual<std::string>(
+      *t, test::AsTensor<std::string>({"\xC3\xA9", "ab"}));
 
   EXPECT_EQ(Code(Npy(Dict("<U1", "(1,)"), Bytes<uint32_t>({0xD800}))),
             absl::StatusCode::kInvalidArgument);
@@ -140,8 +153,9 @@ TEST(NpyFormatTest, WritesNumpysHeader) {
   auto npy = EncodeNpy(test::AsTensor<float>({1, 2, 3}));
   ASSERT_TRUE(npy.ok());
   EXPECT_EQ(npy->substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
-  EXPECT_NE(npy->find("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }"),
-            std::string::npos);
+  EXPECT_NE(
+      npy->find("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }"),
+      std::string::npos);
 }
 
 TEST(NpyFormatTest, WidensBfloat16ToFloat32) {
@@ -154,7 +168,8 @@ TEST(NpyFormatTest, WidensBfloat16ToFloat32) {
 
 TEST(NpyFormatTest, RefusesUnwritableDtypes) {
   Tensor resource(tensorflow::DT_RESOURCE, TensorShape({}));
-  EXPECT_EQ(EncodeNpy(resource).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(EncodeNpy(resource).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(NpyFormatTest, RejectsMalformedFiles) {
@@ -176,14 +191,21 @@ TEST(NpyFormatTest, RejectsMalformedFiles) {
       {"U width overflow", Npy(Dict("<U999999999999", "(1,)"), f4)},
       {"S0", Npy(Dict("|S0", "(1000000000000,)"), "")},
       {"object array", Npy(Dict("|O", "(2,)"), f4)},
-      {"structured", Npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", f4)},
+      {"structured",
+       Npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }",
+           f4)},
       {"long double", Npy(Dict("<f16", "(1,)"), f4 + f4)},
       {"datetime", Npy(Dict("<M8", "(1,)"), f4)},
-      {"unknown key", Npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}", f4)},
+      {"unknown key",
+       Npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}",
+           f4)},
       {"missing key", Npy("{'descr': '<f4', 'shape': (2,)}", f4)},
-      {"duplicate key", Npy("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (2,)}", f4)},
+      {"duplicate key", Npy("{'descr': '<f4', 'descr': '<f4', 'fortran_order': "
+                            "False, 'shape': (2,)}",
+                            f4)},
       {"not a dict", Npy("['<f4']", f4)},
-      {"bad bool", Npy("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", f4)},
+      {"bad bool",
+       Npy("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", f4)},
       {"unterminated string", Npy("{'descr: '<f4'", f4)},
       {"trailing text", Npy(Dict("<f4", "(2,)") + " junk", f4)},
       {"shape not a tuple", Npy(Dict("<f4", "[2]"), f4)},
@@ -227,7 +249,8 @@ TEST(NpyFormatTest, FuzzedInputsNeverCrash) {
     (void)DecodeNpy(file);
   }
   // Header characters a numpy header is made of, shuffled.
-  const std::string alphabet = "{}()[]',: -0123456789<>|fiuSUbcTrueFalsdescrhpo";
+  const std::string alphabet =
+      "{}()[]',: -0123456789<>|fiuSUbcTrueFalsdescrhpo";
   for (int i = 0; i < 20000; ++i) {
     std::string dict;
     const int len = rng() % 80;

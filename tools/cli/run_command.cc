@@ -50,10 +50,9 @@ absl::StatusOr<Tensor> FeedValue(const tensorflow::GraphDef& graph,
                                           : ReadFeedFile(feed.file, dtype));
   if (feed.dtype.has_value() && value.dtype() != *feed.dtype) {
     // Only a .npy file brings its own dtype.
-    return errors::InvalidArgument("the file holds ",
-                                   DataTypeString(value.dtype()),
-                                   " but the prefix says ",
-                                   DataTypeString(*feed.dtype));
+    return errors::InvalidArgument(
+        "the file holds ", DataTypeString(value.dtype()),
+        " but the prefix says ", DataTypeString(*feed.dtype));
   }
   TRIB_RETURN_IF_ERROR(CheckFeedSignature(value, signature));
   return value;
@@ -106,7 +105,8 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out) {
         kInputError, out);
   }
   if (!options.output_path.empty()) {
-    absl::Status checked = CheckOutputPath(options.output_path, options.fetches);
+    absl::Status checked =
+        CheckOutputPath(options.output_path, options.fetches);
     if (!checked.ok()) return PrintError(checked, kInputError, out);
   }
   absl::StatusOr<tensorflow::ConfigProto> config =

@@ -45,7 +45,7 @@ struct RunCommandOptions {
   std::vector<std::string> run_targets;  // NODE
   std::vector<std::string> inits;        // NODE
   int steps = 1;
-  std::string trace_path;  // Empty: no trace.
+  std::string trace_path;   // Empty: no trace.
   std::string output_path;  // Empty: values only in the JSON.
   std::string config_text;  // ConfigProto, text format; empty: none.
   std::string config_file;  // Its file; empty: none.

@@ -33,8 +33,8 @@ absl::Status Merge(const std::string& text, const std::string& flag,
   google::protobuf::TextFormat::Parser parser;
   parser.RecordErrorsTo(&errors);
   if (parser.MergeFromString(text, config)) return absl::OkStatus();
-  return errors::InvalidArgument(flag, " is not a ConfigProto in text format: ",
-                                 errors.Summary());
+  return errors::InvalidArgument(
+      flag, " is not a ConfigProto in text format: ", errors.Summary());
 }
 
 }  // namespace
@@ -50,9 +50,9 @@ absl::StatusOr<tensorflow::ConfigProto> BuildSessionConfig(
     }
     std::stringstream buffer;
     buffer << in.rdbuf();
-    TRIB_RETURN_IF_ERROR(Merge(buffer.str(),
-                               absl::StrCat("--config-file '", config_file, "'"),
-                               &config));
+    TRIB_RETURN_IF_ERROR(
+        Merge(buffer.str(), absl::StrCat("--config-file '", config_file, "'"),
+              &config));
   }
   if (!config_text.empty()) {
     TRIB_RETURN_IF_ERROR(Merge(config_text, "--config", &config));

@@ -49,7 +49,8 @@ TEST(SessionConfigTest, ErrorsNameTheFlag) {
   EXPECT_EQ(unknown.status().code(), absl::StatusCode::kInvalidArgument);
   auto missing = BuildSessionConfig("/no/such/config.pbtxt", "");
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(missing.status().message().find("--config-file"), std::string::npos);
+  EXPECT_NE(missing.status().message().find("--config-file"),
+            std::string::npos);
 }
 
 }  // namespace

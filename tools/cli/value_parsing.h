@@ -35,8 +35,8 @@ namespace tributary {
 struct FeedFlag {
   std::string name;               // "node" or "node:i".
   std::optional<DataType> dtype;  // From the prefix, if any.
-  nlohmann::json value;  // Null when `file` is set.
-  std::string file;      // From NAME=@PATH; empty for an inline value.
+  nlohmann::json value;           // Null when `file` is set.
+  std::string file;               // From NAME=@PATH; empty for an inline value.
 };
 
 // Splits "NAME=[DTYPE:]JSON" or "NAME=[DTYPE:]@PATH". InvalidArgument naming

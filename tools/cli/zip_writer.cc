@@ -11,8 +11,8 @@ namespace {
 constexpr uint32_t kLocalHeader = 0x04034b50;
 constexpr uint32_t kCentralHeader = 0x02014b50;
 constexpr uint32_t kEndOfCentralDirectory = 0x06054b50;
-constexpr uint16_t kVersion = 20;          // 2.0: stored entries, directories.
-constexpr uint16_t kUtf8Names = 1 << 11;   // General purpose flag bit 11.
+constexpr uint16_t kVersion = 20;         // 2.0: stored entries, directories.
+constexpr uint16_t kUtf8Names = 1 << 11;  // General purpose flag bit 11.
 constexpr uint16_t kDosDate = (0 << 9) | (1 << 5) | 1;  // 1980-01-01.
 constexpr uint64_t kMax32 = std::numeric_limits<uint32_t>::max();
 
@@ -32,7 +32,8 @@ void Put16(std::string* out, uint16_t v) {
 }
 
 void Put32(std::string* out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+  for (int i = 0; i < 4; ++i)
+    out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
 }
 
 // The fields local and central headers share, from "version needed" on.
@@ -61,8 +62,9 @@ uint32_t Crc32(absl::string_view data, uint32_t crc) {
 absl::Status WriteStoredZip(const std::vector<ZipEntry>& entries,
                             std::ostream& out) {
   if (entries.size() > 0xFFFF) {
-    return errors::InvalidArgument("a zip of ", entries.size(),
-                                   " entries needs Zip64, which is not written");
+    return errors::InvalidArgument(
+        "a zip of ", entries.size(),
+        " entries needs Zip64, which is not written");
   }
   // Every limit is checked before the first byte, so a refused archive
   // leaves nothing half-written.
@@ -74,7 +76,8 @@ absl::Status WriteStoredZip(const std::vector<ZipEntry>& entries,
     total += 30 + 46 + 2 * e.name.size() + e.data.size();
     if (e.data.size() >= kMax32 || total >= kMax32) {
       return errors::InvalidArgument("the zip would pass 4 GiB at entry '",
-                                     e.name, "', which needs Zip64 (not written)");
+                                     e.name,
+                                     "', which needs Zip64 (not written)");
     }
   }
   std::string central;

@@ -27,7 +27,8 @@ TEST(ZipWriterTest, Crc32MatchesTheCheckValue) {
 
 TEST(ZipWriterTest, WritesStoredEntriesAndDirectory) {
   std::ostringstream out;
-  ASSERT_TRUE(WriteStoredZip({{"a.npy", "hello"}, {"dir/b.npy", ""}}, out).ok());
+  ASSERT_TRUE(
+      WriteStoredZip({{"a.npy", "hello"}, {"dir/b.npy", ""}}, out).ok());
   const std::string zip = out.str();
   EXPECT_EQ(Le32(zip, 0), 0x04034b50u);
   EXPECT_EQ(Le16(zip, 8), 0);  // Stored.
@@ -39,7 +40,8 @@ TEST(ZipWriterTest, WritesStoredEntriesAndDirectory) {
   const size_t end = zip.size() - 22;
   EXPECT_EQ(Le32(zip, end), 0x06054b50u);
   EXPECT_EQ(Le16(zip, end + 10), 2);
-  const uint32_t dir_size = Le32(zip, end + 12), dir_offset = Le32(zip, end + 16);
+  const uint32_t dir_size = Le32(zip, end + 12),
+                 dir_offset = Le32(zip, end + 16);
   EXPECT_EQ(dir_offset + dir_size, end);
   EXPECT_EQ(Le32(zip, dir_offset), 0x02014b50u);
   // The second central entry points at the second local header.
@@ -57,7 +59,8 @@ TEST(ZipWriterTest, EmptyArchive) {
 
 TEST(ZipWriterTest, RefusesBadNames) {
   std::ostringstream out;
-  EXPECT_EQ(WriteStoredZip({{"", "x"}}, out).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(WriteStoredZip({{"", "x"}}, out).code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(out.str().empty());
 }
 
