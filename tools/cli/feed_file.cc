@@ -2,7 +2,6 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "absl/strings/match.h"
 #include "common/framework/status.h"
@@ -15,10 +14,16 @@ absl::StatusOr<Tensor> ReadFeedFile(const std::string& path,
                                     std::optional<DataType> json_dtype) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return errors::InvalidArgument("cannot open '", path, "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return errors::InvalidArgument("cannot read '", path, "'");
-  const std::string bytes = buffer.str();
+  // Sized read: a large array is held once here and once in its tensor,
+  // not also in a stringstream's growing buffer.
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) return errors::InvalidArgument("cannot read '", path, "'");
+  in.seekg(0, std::ios::beg);
+  std::string bytes(static_cast<size_t>(size), '\0');
+  if (!in.read(bytes.data(), size)) {
+    return errors::InvalidArgument("cannot read '", path, "'");
+  }
 
   if (absl::EndsWith(path, ".npy") || absl::StartsWith(bytes, "\x93NUMPY")) {
     absl::StatusOr<Tensor> t = DecodeNpy(bytes);
