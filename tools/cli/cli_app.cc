@@ -38,7 +38,10 @@ void AddRun(CLI::App& app, CliInvocation* inv) {
   run->add_option(
          "--feed", o.feeds,
          "NAME=VALUE: feed tensor NAME (node or node:i) with a JSON scalar or "
-         "nested array, optionally dtype-prefixed: x=float32:[[1,2],[3,4]]")
+         "nested array, optionally dtype-prefixed: x=float32:[[1,2],[3,4]]; "
+         "or from a file: x=@batch.npy (NumPy array, its own dtype and "
+         "shape), x=@values.json (the same JSON syntax). Checked against the "
+         "placeholder's dtype and shape")
       ->take_all();
   run->add_option("--fetch", o.fetches, "Tensor to fetch (node or node:i)")
       ->take_all();
@@ -56,6 +59,17 @@ void AddRun(CLI::App& app, CliInvocation* inv) {
   run->add_option(
       "--trace", o.trace_path,
       "Write the (last) main step's StepStats as a Chrome trace to FILE");
+  run->add_option("--output", o.output_path,
+                  "Also write the fetches to FILE.npz (entry NAME.npy per "
+                  "fetch; numpy.load reads it) or FILE.npy (exactly one "
+                  "fetch); the JSON then lists dtype and shape without values");
+  run->add_option(
+      "--config", o.config_text,
+      "Session ConfigProto in protobuf text format, e.g. "
+      "'allow_soft_placement: true device_filters: \"/job:worker\"' "
+      "(local and grpc:// targets; merged over --config-file)");
+  run->add_option("--config-file", o.config_file,
+                  "File holding the session ConfigProto in text format");
   run->callback([inv] { inv->command = CliCommand::kRun; });
 }
 

@@ -37,6 +37,28 @@ TEST(CliAppTest, RunTakesTargetAndRepeatedFlags) {
   EXPECT_EQ(p.inv.run.steps, 4);
 }
 
+TEST(CliAppTest, RunTakesFileFeedsOutputAndConfig) {
+  Parsed p = Parse({"run", "--graph", "g.pb", "--feed", "x=@batch.npy",
+                    "--fetch", "y", "--output", "out.npz", "--config",
+                    "allow_soft_placement: true  device_filters: \"/job:w\"",
+                    "--config-file", "c.pbtxt"});
+  ASSERT_EQ(p.inv.command, CliCommand::kRun) << p.err;
+  EXPECT_EQ(p.inv.run.feeds, (std::vector<std::string>{"x=@batch.npy"}));
+  EXPECT_EQ(p.inv.run.output_path, "out.npz");
+  EXPECT_EQ(p.inv.run.config_text,
+            "allow_soft_placement: true  device_filters: \"/job:w\"");
+  EXPECT_EQ(p.inv.run.config_file, "c.pbtxt");
+}
+
+TEST(CliAppTest, RunHelpDocumentsFilesAndConfig) {
+  Parsed p = Parse({"run", "--help"});
+  EXPECT_EQ(p.inv.command, CliCommand::kNone);
+  EXPECT_EQ(p.inv.exit_code, 0);
+  for (const char* text : {"--output", "--config", "--config-file", "@batch.npy"}) {
+    EXPECT_NE(p.out.find(text), std::string::npos) << text << "\n" << p.out;
+  }
+}
+
 TEST(CliAppTest, InspectStillParses) {
   Parsed p = Parse({"inspect", "g.pb", "--json"});
   ASSERT_EQ(p.inv.command, CliCommand::kInspect) << p.err;

@@ -177,6 +177,32 @@ class RunningClusterTest(unittest.TestCase):
         self.assertEqual(r["dtype"], l["dtype"])
         self.assertAlmostEqual(r["values"][0], l["values"][0], places=5)
 
+    def test_run_config_reaches_the_master(self):
+        args = ["--target", self.cluster.target, "--graph", LINEAR_MODEL, "--init", "init",
+                "--feed", "x=[[1,2,3]]", "--feed", "y=[[1]]", "--fetch", "loss"]
+        proc = run_cli("run", *args, "--config", 'device_filters: "/job:nosuchjob"')
+        self.assertNotEqual(proc.returncode, 0, proc.stdout)
+        error = json.loads(proc.stdout)["error"]
+        self.assertEqual(error["code"], "INVALID_ARGUMENT", proc.stdout)
+        self.assertIn("device_filters", error["message"])
+        proc = run_cli("run", *args, "--config",
+                       'device_filters: "/job:ps" device_filters: "/job:worker"')
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        # Soft placement is the master's placer's to honour.
+        with tempfile.TemporaryDirectory(dir=os.environ.get("TEST_TMPDIR")) as tmp:
+            graph_path = os.path.join(tmp, "gpu.pbtxt")
+            with open(graph_path, "w") as f:
+                f.write('node { name: "c" op: "Const" device: "/device:GPU:0" '
+                        'attr { key: "dtype" value { type: DT_FLOAT } } '
+                        'attr { key: "value" value { tensor { dtype: DT_FLOAT '
+                        'tensor_shape {} float_val: 2.5 } } } }')
+            gpu = ["run", "--target", self.cluster.target, "--graph", graph_path, "--fetch", "c"]
+            proc = run_cli(*gpu)
+            self.assertNotEqual(proc.returncode, 0, proc.stdout)
+            proc = run_cli(*gpu, "--config", "allow_soft_placement: true")
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            self.assertEqual(json.loads(proc.stdout)["fetches"]["c"]["values"], [2.5])
+
     def test_run_error_comes_back_with_code(self):
         proc = run_cli("run", "--target", self.cluster.target, "--graph", LINEAR_MODEL,
                        "--fetch", "no_such_node")

@@ -10,11 +10,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/framework/status.h"
-#include "common/graph/tensor_id.h"
-#include "common/op/node_def_util.h"
-#include "common/op/op_registry.h"
 #include "tools/cli/chrome_trace.h"
+#include "tools/cli/feed_file.h"
+#include "tools/cli/feed_signature.h"
 #include "tools/cli/graph_file.h"
+#include "tools/cli/output_file.h"
+#include "tools/cli/session_config.h"
 #include "tools/cli/tensor_json.h"
 #include "tools/cli/value_parsing.h"
 #include "tools/client/session.h"
@@ -37,28 +38,24 @@ int PrintError(const absl::Status& status, int exit_code, std::ostream& out) {
   return exit_code;
 }
 
-// The dtype the graph declares for tensor `name` ("node" / "node:i"), if
-// the node exists and its op is known: what an unprefixed feed becomes.
-std::optional<DataType> DeclaredDtype(const tensorflow::GraphDef& graph,
-                                      const std::string& name) {
-  const TensorId id = ParseTensorName(name);
-  if (id.IsControl()) return std::nullopt;
-  for (const tensorflow::NodeDef& node : graph.node()) {
-    if (node.name() != id.node()) continue;
-    const tensorflow::OpDef* op_def = nullptr;
-    if (!OpRegistry::Global()->LookUpOpDef(node.op(), &op_def).ok()) {
-      return std::nullopt;
-    }
-    tensorflow::NodeDef with_defaults = node;
-    AddDefaultsToNodeDef(*op_def, &with_defaults);
-    DataTypeVector outputs;
-    if (!OutputTypesForNode(with_defaults, *op_def, &outputs).ok() ||
-        id.index < 0 || id.index >= static_cast<int>(outputs.size())) {
-      return std::nullopt;
-    }
-    return BaseType(outputs[id.index]);
+// The tensor one --feed flag denotes, checked against what the graph
+// declares for it.
+absl::StatusOr<Tensor> FeedValue(const tensorflow::GraphDef& graph,
+                                 const FeedFlag& feed) {
+  const FeedSignature signature = DeclaredFeedSignature(graph, feed.name);
+  const std::optional<DataType> dtype =
+      feed.dtype.has_value() ? feed.dtype : signature.dtype;
+  TRIB_ASSIGN_OR_RETURN(Tensor value, feed.file.empty()
+                                          ? JsonToTensor(feed.value, dtype)
+                                          : ReadFeedFile(feed.file, dtype));
+  if (feed.dtype.has_value() && value.dtype() != *feed.dtype) {
+    // Only a .npy file brings its own dtype.
+    return errors::InvalidArgument(
+        "the file holds ", DataTypeString(value.dtype()),
+        " but the prefix says ", DataTypeString(*feed.dtype));
   }
-  return std::nullopt;
+  TRIB_RETURN_IF_ERROR(CheckFeedSignature(value, signature));
+  return value;
 }
 
 absl::StatusOr<NamedTensorList> ParseFeeds(
@@ -66,9 +63,7 @@ absl::StatusOr<NamedTensorList> ParseFeeds(
   NamedTensorList feeds;
   for (const std::string& flag : flags) {
     TRIB_ASSIGN_OR_RETURN(FeedFlag feed, ParseFeedFlag(flag));
-    std::optional<DataType> dtype =
-        feed.dtype.has_value() ? feed.dtype : DeclaredDtype(graph, feed.name);
-    absl::StatusOr<Tensor> value = JsonToTensor(feed.value, dtype);
+    absl::StatusOr<Tensor> value = FeedValue(graph, feed);
     if (!value.ok()) {
       return errors::InvalidArgument("--feed ", feed.name, ": ",
                                      value.status().message());
@@ -109,11 +104,19 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out) {
             "Nothing to run: give --fetch, --run-target or --init"),
         kInputError, out);
   }
+  if (!options.output_path.empty()) {
+    absl::Status checked =
+        CheckOutputPath(options.output_path, options.fetches);
+    if (!checked.ok()) return PrintError(checked, kInputError, out);
+  }
+  absl::StatusOr<tensorflow::ConfigProto> config =
+      BuildSessionConfig(options.config_file, options.config_text);
+  if (!config.ok()) return PrintError(config.status(), kInputError, out);
   absl::StatusOr<NamedTensorList> feeds = ParseFeeds(*graph, options.feeds);
   if (!feeds.ok()) return PrintError(feeds.status(), kInputError, out);
 
   absl::StatusOr<std::unique_ptr<Session>> session =
-      NewSession(options.target, tensorflow::ConfigProto());
+      NewSession(options.target, *config);
   if (!session.ok()) return PrintError(session.status(), kStepError, out);
   Session& s = **session;
   absl::Status status = s.Create(*graph);
@@ -148,12 +151,21 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out) {
   status = s.Close();
   if (!status.ok()) return PrintError(status, kStepError, out);
 
+  json summary;
   json fetches = json::object();
   for (size_t i = 0; i < options.fetches.size() && i < outputs.size(); ++i) {
-    fetches[options.fetches[i]] = TensorToJson(outputs[i]);
+    json value = TensorToJson(outputs[i]);
+    // The values went to the file; stdout keeps what identifies them.
+    if (!options.output_path.empty()) value.erase("values");
+    fetches[options.fetches[i]] = std::move(value);
   }
-  out << json{{"fetches", fetches}}.dump(-1, ' ', false,
-                                         json::error_handler_t::replace)
+  summary["fetches"] = fetches;
+  if (!options.output_path.empty()) {
+    status = WriteOutputFile(options.output_path, options.fetches, outputs);
+    if (!status.ok()) return PrintError(status, kStepError, out);
+    summary["output"] = options.output_path;
+  }
+  out << summary.dump(-1, ' ', false, json::error_handler_t::replace)
       << std::endl;
   return 0;
 }

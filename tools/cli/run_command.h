@@ -2,7 +2,8 @@
 //
 //   tributary run --graph GRAPH [--target T] [--feed NAME=VALUE]...
 //       [--fetch NAME]... [--run-target NODE]... [--init NODE]...
-//       [--steps N] [--trace FILE]
+//       [--steps N] [--trace FILE] [--output FILE.npz|FILE.npy]
+//       [--config TEXT] [--config-file FILE]
 //
 // One session holds the graph for the whole command: target "" / "local"
 // runs it in this process, "grpc://host:port" on a cluster through its
@@ -14,6 +15,14 @@
 // (tensor_json.h for the value format; value_parsing.h for VALUE). With
 // only --init steps the main step is skipped ({"fetches": {}}). --trace FILE
 // traces the last main step and writes its StepStats as a Chrome trace.
+//
+// A feed's value may come from a file, --feed NAME=@x.npy or @x.json
+// (feed_file.h). Every feed is checked against the graph before anything
+// runs: its dtype against the fed output's, its shape against a
+// Placeholder's shape attr (feed_signature.h). --output writes the fetches
+// as .npz / .npy (output_file.h); the JSON then omits "values" and adds
+// "output": FILE. --config / --config-file give the session's ConfigProto
+// in text format (session_config.h).
 //
 // On any failure (unreadable graph, bad flag, a step's error) it prints
 //   {"error": {"code": "INVALID_ARGUMENT", "message": "..."}}
@@ -36,7 +45,10 @@ struct RunCommandOptions {
   std::vector<std::string> run_targets;  // NODE
   std::vector<std::string> inits;        // NODE
   int steps = 1;
-  std::string trace_path;  // Empty: no trace.
+  std::string trace_path;   // Empty: no trace.
+  std::string output_path;  // Empty: values only in the JSON.
+  std::string config_text;  // ConfigProto, text format; empty: none.
+  std::string config_file;  // Its file; empty: none.
 };
 
 // Runs the command; JSON goes to `out`. Returns the exit code.

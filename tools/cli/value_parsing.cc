@@ -238,6 +238,14 @@ absl::StatusOr<FeedFlag> ParseFeedFlag(absl::string_view flag) {
       value = value.substr(colon + 1);
     }
   }
+  if (!value.empty() && value[0] == '@') {
+    out.file = std::string(value.substr(1));
+    if (out.file.empty()) {
+      return errors::InvalidArgument("--feed ", out.name,
+                                     ": '@' needs a file path (x=@batch.npy)");
+    }
+    return out;
+  }
   out.value = json::parse(value.begin(), value.end(), nullptr,
                           /*allow_exceptions=*/false);
   if (out.value.is_discarded()) {

@@ -12,6 +12,9 @@
 // Floating dtypes also accept "NaN", "Infinity" and "-Infinity" (the
 // spellings tensor_json writes).
 //
+// VALUE may instead be @PATH (x=@batch.npy, x=@values.json, also after a
+// dtype prefix): ParseFeedFlag only records the path; feed_file.h reads it.
+//
 // Dtype names: numpy's (float32, float64, int8..int64, uint8..uint64, bool,
 // string, float16, bfloat16), TensorFlow's short ones (float, double, half)
 // and the enum names (DT_FLOAT).
@@ -32,11 +35,13 @@ namespace tributary {
 struct FeedFlag {
   std::string name;               // "node" or "node:i".
   std::optional<DataType> dtype;  // From the prefix, if any.
-  nlohmann::json value;
+  nlohmann::json value;           // Null when `file` is set.
+  std::string file;               // From NAME=@PATH; empty for an inline value.
 };
 
-// Splits "NAME=[DTYPE:]JSON". InvalidArgument naming the flag for a missing
-// '=', an empty name, an unknown dtype prefix or malformed JSON.
+// Splits "NAME=[DTYPE:]JSON" or "NAME=[DTYPE:]@PATH". InvalidArgument naming
+// the flag for a missing '=', an empty name or path, an unknown dtype prefix
+// or malformed JSON.
 absl::StatusOr<FeedFlag> ParseFeedFlag(absl::string_view flag);
 
 // "float32", "float", "DT_FLOAT", ... (see the file comment).

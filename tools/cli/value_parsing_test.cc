@@ -102,5 +102,23 @@ TEST(TensorJsonTest, PrintsDtypeShapeAndShortestValues) {
   EXPECT_EQ(back.flat<float>()(1), 0.1f);
 }
 
+TEST(ValueParsingTest, AtPathNamesAFile) {
+  auto feed = ParseFeedFlag("x=@dir/batch.npy");
+  ASSERT_TRUE(feed.ok()) << feed.status();
+  EXPECT_EQ(feed->name, "x");
+  EXPECT_EQ(feed->file, "dir/batch.npy");
+  EXPECT_FALSE(feed->dtype.has_value());
+  feed = ParseFeedFlag("w/read=float32:@w.json");
+  ASSERT_TRUE(feed.ok()) << feed.status();
+  EXPECT_EQ(feed->file, "w.json");
+  EXPECT_EQ(*feed->dtype, tensorflow::DT_FLOAT);
+  EXPECT_EQ(ParseFeedFlag("x=@").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  // A JSON string starting with '@' is still a string.
+  feed = ParseFeedFlag("s=\"@not_a_file\"");
+  ASSERT_TRUE(feed.ok());
+  EXPECT_TRUE(feed->file.empty());
+}
+
 }  // namespace
 }  // namespace tributary
