@@ -1,5 +1,6 @@
-// FusedBatchNormV3 and FusedBatchNormGradV3 on CPU (TensorFlow's
-// fused_batch_norm_op.cc semantics), T in {float, half, bfloat16}, U = float.
+// FusedBatchNorm{,V2,V3} and FusedBatchNormGrad{,V2,V3} on CPU (TensorFlow's
+// fused_batch_norm_op.cc semantics), T in {float, half, bfloat16}, U = float
+// (V1: float only).
 //
 // Contract, as TensorFlow's CPU kernel behaves (checked by nn_oracle_test):
 //  * x is 4-D or 5-D; the channel is last for NHWC/NDHWC, dim 1 for
@@ -16,8 +17,8 @@
 //  * An empty x gives NaN statistics in both modes.
 //  * The gradient with is_training=false supports only NHWC/NDHWC, as in
 //    TensorFlow's CPU kernel (InvalidArgument otherwise).
-//  * reserve_space_3 is a scalar 0 (TensorFlow's CPU placeholder); the
-//    gradient's reserve_space_4/5 are empty vectors.
+//  * V3's reserve_space_3 is a scalar 0 (TensorFlow's CPU placeholder); the
+//    gradient's last two outputs are empty vectors in every version.
 //
 // The tensor is viewed as [outer, C, inner] (NHWC: inner = 1; NCHW: outer =
 // batch, inner = spatial) so that one set of loops covers every layout with
@@ -153,9 +154,11 @@ class FusedBatchNormV3Op : public OpKernel {
       OP_REQUIRES_OK(context,
                      context->allocate_output(i + 1, {c_count}, &out[i]));
     }
-    Tensor* reserve3 = nullptr;
-    OP_REQUIRES_OK(context, context->allocate_output(5, {}, &reserve3));
-    reserve3->scalar<float>()() = 0.0f;
+    if (context->num_outputs() > 5) {  // V3 only
+      Tensor* reserve3 = nullptr;
+      OP_REQUIRES_OK(context, context->allocate_output(5, {}, &reserve3));
+      reserve3->scalar<float>()() = 0.0f;
+    }
     float* batch_mean = out[0]->flat<float>().data();
     float* batch_var = out[1]->flat<float>().data();
     float* saved_mean = out[2]->flat<float>().data();
@@ -340,12 +343,25 @@ class FusedBatchNormGradV3Op : public OpKernel {
   bool channels_first_ = false;
 };
 
+// V2 and V3 take T in {float, half, bfloat16} with U = float; V1 is float
+// throughout. All share the kernels (V1/V2 have no reserve_space_3 output;
+// the grad's V3-only reserve_space_3 input is unused on CPU).
 #define REGISTER_FUSED_BATCH_NORM(T)                       \
+  REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV2")         \
+                              .Device(DEVICE_CPU)          \
+                              .TypeConstraint<T>("T")      \
+                              .TypeConstraint<float>("U"), \
+                          FusedBatchNormV3Op<T>);          \
   REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV3")         \
                               .Device(DEVICE_CPU)          \
                               .TypeConstraint<T>("T")      \
                               .TypeConstraint<float>("U"), \
                           FusedBatchNormV3Op<T>);          \
+  REGISTER_KERNEL_BUILDER(Name("FusedBatchNormGradV2")     \
+                              .Device(DEVICE_CPU)          \
+                              .TypeConstraint<T>("T")      \
+                              .TypeConstraint<float>("U"), \
+                          FusedBatchNormGradV3Op<T>);      \
   REGISTER_KERNEL_BUILDER(Name("FusedBatchNormGradV3")     \
                               .Device(DEVICE_CPU)          \
                               .TypeConstraint<T>("T")      \
@@ -355,6 +371,13 @@ class FusedBatchNormGradV3Op : public OpKernel {
 REGISTER_FUSED_BATCH_NORM(float);
 REGISTER_FUSED_BATCH_NORM(half);
 REGISTER_FUSED_BATCH_NORM(bfloat16);
+
+REGISTER_KERNEL_BUILDER(
+    Name("FusedBatchNorm").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+    FusedBatchNormV3Op<float>);
+REGISTER_KERNEL_BUILDER(
+    Name("FusedBatchNormGrad").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+    FusedBatchNormGradV3Op<float>);
 
 #undef REGISTER_FUSED_BATCH_NORM
 

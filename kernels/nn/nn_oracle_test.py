@@ -2,7 +2,7 @@
 
 Covers BiasAdd, BiasAddGrad, Relu, ReluGrad, TanhGrad, SigmoidGrad, Softmax,
 LogSoftmax, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits,
-Conv2D, MaxPool, AvgPool, FusedBatchNormV3 and FusedBatchNormGradV3 across dtypes, ranks, layouts, paddings, strides
+Conv2D, MaxPool, AvgPool, FusedBatchNorm{,V2,V3} and FusedBatchNormGrad{,V2,V3} across dtypes, ranks, layouts, paddings, strides
 and dilations, plus the shape and attribute errors TensorFlow reports.
 """
 import os
@@ -482,6 +482,41 @@ for dtype in [np.float32, np.float16]:
         cases.add(f"fused_bn_chain_{suffix}", fused_bn_chain(fmt),
                   [x, rand(shape, np.float32).astype(dtype),
                    rand((c,), np.float32), rand((c,), np.float32)], **tol)
+
+# FusedBatchNorm (float) and FusedBatchNormV2 share the kernels: no
+# reserve_space_3, 2-D layouts only.
+for op, dtypes in [("FusedBatchNorm", [np.float32]),
+                   ("FusedBatchNormV2", [np.float32, np.float16])]:
+    fwd, grad = getattr(raw, op), getattr(raw, op.replace("Norm", "NormGrad"))
+    for dtype in dtypes:
+        for shape, fmt in BN_LAYOUTS[:2]:
+            c = bn_channels(shape, fmt)
+            suffix = f"{op}_{tname(dtype)}_{shape_name(shape)}_{fmt}"
+            x = (rand(shape, np.float32) * 2 + 1).astype(dtype)
+            for training in [True, False]:
+                outputs = [0, 1, 2, 3, 4] if training else [0, 1, 2]
+                cases.add(f"fused_bn_{'train' if training else 'infer'}_{suffix}",
+                          lambda x, s, o, m, v, fwd=fwd, fmt=fmt, t=training,
+                          outputs=outputs: [fwd(
+                              x=x, scale=s, offset=o, mean=m, variance=v,
+                              epsilon=1e-3, exponential_avg_factor=0.5 if t else 1.0,
+                              data_format=fmt, is_training=t)[i] for i in outputs],
+                          [x] + bn_params(c), **BN_TOL[dtype])
+            p = bn_params(c)
+            cases.add(f"fused_bn_grad_{suffix}",
+                      lambda dy, x, s, m, v, grad=grad, fmt=fmt: list(grad(
+                          y_backprop=dy, x=x, scale=s, reserve_space_1=m,
+                          reserve_space_2=v, epsilon=1e-3, data_format=fmt)),
+                      [rand(shape, np.float32).astype(dtype), x, p[0], p[2], p[3]],
+                      **BN_TOL[dtype])
+            cases.add(f"fused_bn_grad_infer_{suffix}",
+                      lambda dy, x, s, m, v, grad=grad: list(grad(
+                          y_backprop=dy, x=x, scale=s, reserve_space_1=m,
+                          reserve_space_2=v, epsilon=1e-3, is_training=False)),
+                      [rand((2, 3, 3, 4), np.float32).astype(dtype),
+                       rand((2, 3, 3, 4), np.float32).astype(dtype),
+                       p[0][:1].repeat(4), p[2][:1].repeat(4), p[3][:1].repeat(4)],
+                      **BN_TOL[dtype])
 
 # Training ignores mean/variance (even empty ones) when the factor is 1.
 cases.add("fused_bn_train_empty_estimates", fused_bn("NHWC", True),
