@@ -24,9 +24,10 @@
 // batch, inner = spatial) so that one set of loops covers every layout with
 // no transpose. Sums are accumulated in double: the results differ from
 // TensorFlow's float reductions only by their rounding (the oracle's stated
-// tolerance). The loops are serial: batch norm is memory-bound and cheap next
-// to the convolutions around it; parallelising it is future work.
+// tolerance). Both the sums and the elementwise passes split the outer rows
+// over the device's threads (so an NCHW batch of one runs on one thread).
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -38,6 +39,7 @@
 #include "common/framework/types.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
+#include "unsupported/Eigen/CXX11/Tensor"
 
 namespace tributary {
 namespace {
@@ -75,15 +77,60 @@ ChannelView MakeView(const TensorShape& shape, bool channels_first) {
   return v;
 }
 
-// Calls fn(channel, flat index) for every element, in memory order.
+// Calls fn(channel, flat index) for every element, split over the device's
+// threads by outer row. fn may only write element i.
 template <typename Fn>
-void ForEach(const ChannelView& v, Fn fn) {
-  int64_t i = 0;
-  for (int64_t o = 0; o < v.outer; ++o) {
-    for (int64_t c = 0; c < v.channels; ++c) {
-      for (int64_t k = 0; k < v.inner; ++k) fn(c, i++);
-    }
+void ParallelForEach(const Eigen::ThreadPoolDevice& device,
+                     const ChannelView& v, double cycles_per_element, Fn fn) {
+  const int64_t row = v.channels * v.inner;
+  const Eigen::TensorOpCost row_cost(row * 8.0, row * 4.0,
+                                     row * cycles_per_element);
+  device.parallelFor(v.outer, row_cost,
+                     [&v, row, &fn](Eigen::Index first, Eigen::Index last) {
+                       for (Eigen::Index o = first; o < last; ++o) {
+                         int64_t i = o * row;
+                         for (int64_t c = 0; c < v.channels; ++c) {
+                           for (int64_t k = 0; k < v.inner; ++k) fn(c, i++);
+                         }
+                       }
+                     });
+}
+
+// kSums per-channel sums: fn(channel, flat index, double* acc) adds element
+// i's terms to acc[0..kSums). Each shard of outer rows sums into its own
+// buffer; the buffers are added in shard order, so the result does not
+// depend on scheduling. Returns the sums, channel-major ([C][kSums]).
+template <int kSums, typename Fn>
+std::vector<double> ChannelSums(const Eigen::ThreadPoolDevice& device,
+                                const ChannelView& v, Fn fn) {
+  const int64_t width = v.channels * kSums;
+  const int64_t shards = std::max<int64_t>(
+      1, std::min<int64_t>(v.outer, 4 * std::max(1, device.numThreads())));
+  const int64_t rows_per_shard = (v.outer + shards - 1) / shards;
+  std::vector<double> partial(shards * width, 0.0);
+  const double shard_elements =
+      static_cast<double>(rows_per_shard) * v.channels * v.inner;
+  const Eigen::TensorOpCost shard_cost(shard_elements * 8.0, width * 8.0,
+                                       shard_elements * 4.0 * kSums);
+  device.parallelFor(
+      shards, shard_cost, [&](Eigen::Index first, Eigen::Index last) {
+        for (Eigen::Index shard = first; shard < last; ++shard) {
+          double* acc = partial.data() + shard * width;
+          const int64_t end =
+              std::min<int64_t>(v.outer, (shard + 1) * rows_per_shard);
+          for (int64_t o = shard * rows_per_shard; o < end; ++o) {
+            int64_t i = o * v.channels * v.inner;
+            for (int64_t c = 0; c < v.channels; ++c) {
+              for (int64_t k = 0; k < v.inner; ++k) fn(c, i++, acc + c * kSums);
+            }
+          }
+        }
+      });
+  std::vector<double> sums(width, 0.0);
+  for (int64_t shard = 0; shard < shards; ++shard) {
+    for (int64_t j = 0; j < width; ++j) sums[j] += partial[shard * width + j];
   }
+  return sums;
 }
 
 absl::Status CheckRank(const Tensor& t, const char* what, int min_rank,
@@ -182,18 +229,19 @@ class FusedBatchNormV3Op : public OpKernel {
       // Two passes (mean, then squared deviations) as TensorFlow does: a
       // one-pass sum of squares loses precision when |mean| >> stddev.
       const double n = static_cast<double>(v.rest());
-      std::vector<double> acc(c_count, 0.0);
-      ForEach(v, [&](int64_t c, int64_t i) {
-        acc[c] += static_cast<double>(static_cast<float>(xs[i]));
-      });
-      for (int64_t c = 0; c < c_count; ++c) mean[c] = acc[c] / n;
-      std::fill(acc.begin(), acc.end(), 0.0);
-      ForEach(v, [&](int64_t c, int64_t i) {
-        const double d =
-            static_cast<double>(static_cast<float>(xs[i])) - mean[c];
-        acc[c] += d * d;
-      });
-      for (int64_t c = 0; c < c_count; ++c) var[c] = acc[c] / n;
+      const auto& device = context->eigen_cpu_device();
+      const std::vector<double> sums =
+          ChannelSums<1>(device, v, [xs](int64_t, int64_t i, double* acc) {
+            acc[0] += static_cast<float>(xs[i]);
+          });
+      for (int64_t c = 0; c < c_count; ++c) mean[c] = sums[c] / n;
+      const std::vector<double> squares = ChannelSums<1>(
+          device, v, [xs, &mean](int64_t c, int64_t i, double* acc) {
+            const double d =
+                static_cast<double>(static_cast<float>(xs[i])) - mean[c];
+            acc[0] += d * d;
+          });
+      for (int64_t c = 0; c < c_count; ++c) var[c] = squares[c] / n;
       // The running variance is the unbiased estimate.
       const float adjust = static_cast<float>(v.rest()) /
                            static_cast<float>(v.rest() > 1 ? v.rest() - 1 : 1);
@@ -221,10 +269,11 @@ class FusedBatchNormV3Op : public OpKernel {
     for (int64_t c = 0; c < c_count; ++c) {
       factor[c] = sc[c] / std::sqrt(var[c] + epsilon_);
     }
-    ForEach(v, [&](int64_t c, int64_t i) {
-      ys[i] = static_cast<T>((static_cast<float>(xs[i]) - mean[c]) * factor[c] +
-                             off[c]);
-    });
+    ParallelForEach(
+        context->eigen_cpu_device(), v, 4, [&](int64_t c, int64_t i) {
+          ys[i] = static_cast<T>(
+              (static_cast<float>(xs[i]) - mean[c]) * factor[c] + off[c]);
+        });
   }
 
  private:
@@ -297,13 +346,19 @@ class FusedBatchNormGradV3Op : public OpKernel {
     const float* var = saved_var.flat<float>().data();
 
     // Per channel: sum(dy) and sum(dy * (x - mean)).
-    std::vector<double> sum_dy(c_count, 0.0), sum_dy_xc(c_count, 0.0);
-    ForEach(v, [&](int64_t c, int64_t i) {
-      const double g = static_cast<float>(dys[i]);
-      sum_dy[c] += g;
-      sum_dy_xc[c] +=
-          g * (static_cast<double>(static_cast<float>(xs[i])) - mean[c]);
-    });
+    const auto& device = context->eigen_cpu_device();
+    const std::vector<double> sums = ChannelSums<2>(
+        device, v, [dys, xs, mean](int64_t c, int64_t i, double* acc) {
+          const double g = static_cast<float>(dys[i]);
+          acc[0] += g;
+          acc[1] +=
+              g * (static_cast<double>(static_cast<float>(xs[i])) - mean[c]);
+        });
+    std::vector<double> sum_dy(c_count), sum_dy_xc(c_count);
+    for (int64_t c = 0; c < c_count; ++c) {
+      sum_dy[c] = sums[2 * c];
+      sum_dy_xc[c] = sums[2 * c + 1];
+    }
     std::vector<float> inv_std(c_count);
     float* ds = dscale->flat<float>().data();
     float* doff = doffset->flat<float>().data();
@@ -314,7 +369,7 @@ class FusedBatchNormGradV3Op : public OpKernel {
     }
     if (!is_training_) {
       // The statistics are constants: dx = dy * scale / sqrt(var + eps).
-      ForEach(v, [&](int64_t c, int64_t i) {
+      ParallelForEach(device, v, 2, [&](int64_t c, int64_t i) {
         dxs[i] =
             static_cast<T>(static_cast<float>(dys[i]) * sc[c] * inv_std[c]);
       });
@@ -329,7 +384,7 @@ class FusedBatchNormGradV3Op : public OpKernel {
       mean_dy[c] = static_cast<float>(sum_dy[c] / n);
       proj[c] = static_cast<float>(sum_dy_xc[c] / n) * inv_std[c] * inv_std[c];
     }
-    ForEach(v, [&](int64_t c, int64_t i) {
+    ParallelForEach(device, v, 6, [&](int64_t c, int64_t i) {
       const float xc = static_cast<float>(xs[i]) - mean[c];
       dxs[i] = static_cast<T>(
           sc[c] * inv_std[c] *

@@ -128,5 +128,49 @@ TEST(FusedBatchNormTest, BFloat16MatchesFloat) {
   }
 }
 
+// Many outer rows (several shards on the runner's 4 threads), both layouts:
+// the sharded sums and the parallel passes against a direct definition.
+TEST(FusedBatchNormTest, ShardedMatchesDefinition) {
+  const int n = 16, h = 5, w = 3, channels = 3;
+  std::vector<float> x(n * h * w * channels);
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = std::sin(0.37f * static_cast<float>(i)) * 3 + 1;
+  }
+  for (const std::string format : {"NHWC", "NCHW"}) {
+    const bool nchw = format == "NCHW";
+    const TensorShape shape = nchw ? TensorShape({n, channels, h, w})
+                                   : TensorShape({n, h, w, channels});
+    auto channel_of = [&](size_t i) {
+      return nchw ? static_cast<int>((i / (h * w)) % channels)
+                  : static_cast<int>(i % channels);
+    };
+    std::vector<double> sum(channels, 0), sq(channels, 0);
+    for (size_t i = 0; i < x.size(); ++i) sum[channel_of(i)] += x[i];
+    const double count = n * h * w;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double d = x[i] - sum[channel_of(i)] / count;
+      sq[channel_of(i)] += d * d;
+    }
+    auto out = test::RunKernel(
+        BatchNorm(DT_FLOAT, true, format),
+        {AsTensor<float>(x, shape), AsTensor<float>({1, 2, 3}, {3}),
+         AsTensor<float>({0, 0, 0}, {3}), AsTensor<float>({0, 0, 0}, {3}),
+         AsTensor<float>({1, 1, 1}, {3})});
+    ASSERT_TRUE(out.ok()) << out.status();
+    std::vector<float> y(x.size()), mean(channels), var(channels);
+    for (int c = 0; c < channels; ++c) {
+      mean[c] = static_cast<float>(sum[c] / count);
+      var[c] = static_cast<float>(sq[c] / count);
+    }
+    for (size_t i = 0; i < x.size(); ++i) {
+      const int c = channel_of(i);
+      y[i] = (x[i] - mean[c]) * (c + 1) / std::sqrt(var[c] + 0.001f);
+    }
+    test::ExpectTensorNear<float>((*out)[0], AsTensor<float>(y, shape), 1e-5);
+    test::ExpectTensorNear<float>((*out)[3], AsTensor<float>(mean, {3}), 1e-6);
+    test::ExpectTensorNear<float>((*out)[4], AsTensor<float>(var, {3}), 1e-5);
+  }
+}
+
 }  // namespace
 }  // namespace tributary
