@@ -1,6 +1,6 @@
-"""tf.compat.v1.layers.batch_normalization trained end to end: TensorFlow's
-Session and `tributary run` on the same graph must give the same losses and
-the same moving mean/variance, step after step.
+"""The graph tf.compat.v1.layers.batch_normalization (fused) builds, trained
+end to end: TensorFlow's Session and `tributary run` on the same graph must
+give the same losses and the same moving mean/variance, step after step.
 
 The TF venv has Keras 3, which drops tf.compat.v1.layers, so the graph is
 built from the ops the fused layer emits in a TF1 graph (tf_keras's
@@ -14,13 +14,14 @@ does inside tf.functions. Then a dense layer and softmax cross-entropy,
 trained with GradientDescentOptimizer under the UPDATE_OPS control
 dependency, so the gradient uses FusedBatchNormGradV3 and every step moves
 the moving statistics. Those are fetched through identities that depend on
-the train op, i.e. their values after the step. Initial weights are
-constants from a fixed numpy seed; the batch is fed.
+the train op, i.e. their values after the step, as is eval_output, the
+inference-mode FusedBatchNormV3 (is_training=False) on those statistics.
+Initial weights are constants from a fixed numpy seed; the batch is fed.
 
 After k steps the fetched loss is the loss of step k (computed before that
-step's update). Tolerance: rtol 1e-5, atol 1e-6 on the float32 loss and the
-moving statistics (summation orders differ between TensorFlow's kernels and
-ours, nothing else; ours accumulate in double).
+step's update). Tolerance: rtol 1e-5, atol 1e-6 on the float32 loss, the
+moving statistics and eval_output (summation orders differ between
+TensorFlow's kernels and ours, nothing else; ours accumulate in double).
 """
 import os
 import sys
@@ -40,7 +41,7 @@ tf1 = tf.compat.v1
 
 BATCH, SIZE, CHANNELS, CLASSES = 8, 4, 3, 3
 RTOL, ATOL = 1e-5, 1e-6
-FETCHES = ["loss", "moving_mean_after", "moving_variance_after"]
+FETCHES = ["loss", "moving_mean_after", "moving_variance_after", "eval_output"]
 
 
 def build_model(fused_avg):
@@ -85,6 +86,12 @@ def build_model(fused_avg):
         with tf1.control_dependencies([train]):
             tf.identity(moving_mean.read_value(), name="moving_mean_after")
             tf.identity(moving_var.read_value(), name="moving_variance_after")
+            # The inference graph (training=False) on the updated statistics.
+            y_eval, _, _ = tf1.nn.fused_batch_norm(
+                x, gamma.read_value(), beta.read_value(),
+                mean=moving_mean.read_value(), variance=moving_var.read_value(),
+                epsilon=1e-3, is_training=False)
+            tf.reduce_sum(tf.square(y_eval), name="eval_output")
         tf1.variables_initializer(tf1.global_variables(), name="init")
 
     feeds = {
