@@ -518,6 +518,29 @@ for op, dtypes in [("FusedBatchNorm", [np.float32]),
                        p[0][:1].repeat(4), p[2][:1].repeat(4), p[3][:1].repeat(4)],
                       **BN_TOL[dtype])
 
+# The older versions share V3's checks.
+for op in ["FusedBatchNorm", "FusedBatchNormV2"]:
+    fwd, grad = getattr(raw, op), getattr(raw, op.replace("Norm", "NormGrad"))
+    p = bn_params(3)
+    cases.add(f"fused_bn_error_{op}_rank3",
+              lambda x, s, o, m, v, fwd=fwd: fwd(x=x, scale=s, offset=o, mean=m,
+                                                 variance=v)[0],
+              [rand((2, 2, 3), np.float32)] + p, expect_code=INVALID_ARGUMENT,
+              message_contains=["input must be 4 or 5-dimensional[2,2,3]"])
+    cases.add(f"fused_bn_error_{op}_scale_size",
+              lambda x, s, o, m, v, fwd=fwd: fwd(x=x, scale=s, offset=o, mean=m,
+                                                 variance=v)[0],
+              [rand((2, 2, 2, 3), np.float32), rand((4,), np.float32)] + p[1:],
+              expect_code=INVALID_ARGUMENT,
+              message_contains=["scale must have the same number of elements"])
+    cases.add(f"fused_bn_grad_error_{op}_infer_nchw",
+              lambda dy, x, s, m, v, grad=grad: grad(
+                  y_backprop=dy, x=x, scale=s, reserve_space_1=m, reserve_space_2=v,
+                  data_format="NCHW", is_training=False)[0],
+              [rand((2, 3, 2, 2), np.float32), rand((2, 3, 2, 2), np.float32),
+               p[0], p[2], p[3]], expect_code=INVALID_ARGUMENT,
+              message_contains=["is_training=False only support NHWC"])
+
 # Training ignores mean/variance (even empty ones) when the factor is 1.
 cases.add("fused_bn_train_empty_estimates", fused_bn("NHWC", True),
           [rand((2, 2, 2, 3), np.float32)] + bn_params(3)[:2] +
