@@ -541,6 +541,16 @@ for op in ["FusedBatchNorm", "FusedBatchNormV2"]:
                p[0], p[2], p[3]], expect_code=INVALID_ARGUMENT,
               message_contains=["is_training=False only support NHWC"])
 
+# A NaN poisons its channel only; a large offset (|mean| >> stddev) needs
+# the two-pass variance.
+BN_NAN_X = rand((2, 2, 2, 3), np.float32)
+BN_NAN_X[1, 0, 1, 0] = np.nan
+cases.add("fused_bn_train_nan", fused_bn("NHWC", True), [BN_NAN_X] + bn_params(3),
+          **BN_TOL[np.float32])
+cases.add("fused_bn_train_large_mean", fused_bn("NHWC", True),
+          [rand((4, 3, 3, 3), np.float32) + 1000] + bn_params(3),
+          rtol=1e-4, atol=1e-3)
+
 # Training ignores mean/variance (even empty ones) when the factor is 1.
 cases.add("fused_bn_train_empty_estimates", fused_bn("NHWC", True),
           [rand((2, 2, 2, 3), np.float32)] + bn_params(3)[:2] +
