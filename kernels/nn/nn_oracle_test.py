@@ -2,7 +2,7 @@
 
 Covers BiasAdd, BiasAddGrad, Relu, ReluGrad, TanhGrad, SigmoidGrad, Softmax,
 LogSoftmax, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits,
-Conv2D, MaxPool and AvgPool across dtypes, ranks, layouts, paddings, strides
+Conv2D, MaxPool, AvgPool, FusedBatchNorm{,V2,V3} and FusedBatchNormGrad{,V2,V3} across dtypes, ranks, layouts, paddings, strides
 and dilations, plus the shape and attribute errors TensorFlow reports.
 """
 import os
@@ -402,5 +402,224 @@ cases.add("maxpool_explicit_pad_too_big",
 # dilations, malformed explicit_paddings), so TensorFlow never runs the kernel
 # on them. conv2d_op_test.cc and pooling_op_test.cc pin our kernels' messages
 # for those, taken from TensorFlow's eager kernels.
+
+# ---- FusedBatchNormV3 / FusedBatchNormGradV3 ----------------------------------
+#
+# Tolerance: our per-channel sums run in double, TensorFlow's in float in
+# another order, so statistics and gradients agree to float rounding of a
+# reduction (rtol/atol 1e-4 for float32; half outputs within 2e-3, a couple of
+# half ulps, since the rounding of each y can flip).
+
+BN_LAYOUTS = [((2, 3, 3, 4), "NHWC"), ((2, 4, 3, 3), "NCHW"),
+              ((2, 2, 3, 2, 3), "NDHWC"), ((2, 3, 2, 2, 3), "NCDHW"),
+              ((1, 1, 1, 5), "NHWC"), ((5, 4, 1, 1), "NHWC")]
+
+
+def bn_channels(shape, fmt):
+    return shape[1] if fmt.startswith("NC") else shape[-1]
+
+
+def bn_params(c):
+    """scale, offset, mean, variance (variance positive)."""
+    return [rand((c,), np.float32), rand((c,), np.float32),
+            rand((c,), np.float32), np.abs(rand((c,), np.float32)) + 0.5]
+
+
+def fused_bn(fmt, training, eps=1e-3, factor=1.0, outputs=None):
+    def fn(x, s, o, m, v):
+        r = raw.FusedBatchNormV3(x=x, scale=s, offset=o, mean=m, variance=v,
+                                 epsilon=eps, exponential_avg_factor=factor,
+                                 data_format=fmt, is_training=training)
+        return list(r) if outputs is None else [r[i] for i in outputs]
+    return fn
+
+
+def fused_bn_grad(fmt, training, eps=1e-3):
+    def fn(dy, x, s, m, v):
+        return list(raw.FusedBatchNormGradV3(
+            y_backprop=dy, x=x, scale=s, reserve_space_1=m, reserve_space_2=v,
+            reserve_space_3=tf.zeros([0]), epsilon=eps, data_format=fmt,
+            is_training=training))
+    return fn
+
+
+def fused_bn_chain(fmt):
+    """The training pair as the layer emits it: grad fed the forward's reserves."""
+    def fn(x, dy, s, o):
+        fwd = raw.FusedBatchNormV3(x=x, scale=s, offset=o, mean=tf.zeros([0]),
+                                   variance=tf.zeros([0]), data_format=fmt)
+        return list(raw.FusedBatchNormGradV3(
+            y_backprop=dy, x=x, scale=s, reserve_space_1=fwd[3],
+            reserve_space_2=fwd[4], reserve_space_3=fwd[5], data_format=fmt))
+    return fn
+
+
+BN_TOL = {np.float32: dict(rtol=1e-4, atol=1e-4),
+          np.float16: dict(rtol=2e-3, atol=2e-3)}
+
+for dtype in [np.float32, np.float16]:
+    tol = BN_TOL[dtype]
+    for shape, fmt in BN_LAYOUTS:
+        c = bn_channels(shape, fmt)
+        suffix = f"{tname(dtype)}_{shape_name(shape)}_{fmt}"
+        x = (rand(shape, np.float32) * 2 + 1).astype(dtype)
+        for training in [True, False]:
+            mode = "train" if training else "infer"
+            # Inference leaves reserve_space_1/2 uninitialised in TF.
+            cases.add(f"fused_bn_{mode}_{suffix}",
+                      fused_bn(fmt, training, outputs=None if training else [0, 1, 2, 5]),
+                      [x] + bn_params(c), **tol)
+            p = bn_params(c)
+            # TF's CPU gradient in inference mode is NHWC-only.
+            error = {} if training or not fmt.startswith("NC") else dict(
+                expect_code=INVALID_ARGUMENT,
+                message_contains=["is_training=False only support NHWC"])
+            cases.add(f"fused_bn_grad_{mode}_{suffix}", fused_bn_grad(fmt, training),
+                      [rand(shape, np.float32).astype(dtype), x, p[0], p[2], p[3]],
+                      **tol, **error)
+        cases.add(f"fused_bn_avg_factor_{suffix}", fused_bn(fmt, True, factor=0.3),
+                  [x] + bn_params(c), **tol)
+        cases.add(f"fused_bn_chain_{suffix}", fused_bn_chain(fmt),
+                  [x, rand(shape, np.float32).astype(dtype),
+                   rand((c,), np.float32), rand((c,), np.float32)], **tol)
+
+# FusedBatchNorm (float) and FusedBatchNormV2 share the kernels: no
+# reserve_space_3, 2-D layouts only.
+for op, dtypes in [("FusedBatchNorm", [np.float32]),
+                   ("FusedBatchNormV2", [np.float32, np.float16])]:
+    fwd, grad = getattr(raw, op), getattr(raw, op.replace("Norm", "NormGrad"))
+    for dtype in dtypes:
+        for shape, fmt in BN_LAYOUTS[:2]:
+            c = bn_channels(shape, fmt)
+            suffix = f"{op}_{tname(dtype)}_{shape_name(shape)}_{fmt}"
+            x = (rand(shape, np.float32) * 2 + 1).astype(dtype)
+            for training in [True, False]:
+                outputs = [0, 1, 2, 3, 4] if training else [0, 1, 2]
+                cases.add(f"fused_bn_{'train' if training else 'infer'}_{suffix}",
+                          lambda x, s, o, m, v, fwd=fwd, fmt=fmt, t=training,
+                          outputs=outputs: [fwd(
+                              x=x, scale=s, offset=o, mean=m, variance=v,
+                              epsilon=1e-3, exponential_avg_factor=0.5 if t else 1.0,
+                              data_format=fmt, is_training=t)[i] for i in outputs],
+                          [x] + bn_params(c), **BN_TOL[dtype])
+            p = bn_params(c)
+            cases.add(f"fused_bn_grad_{suffix}",
+                      lambda dy, x, s, m, v, grad=grad, fmt=fmt: list(grad(
+                          y_backprop=dy, x=x, scale=s, reserve_space_1=m,
+                          reserve_space_2=v, epsilon=1e-3, data_format=fmt)),
+                      [rand(shape, np.float32).astype(dtype), x, p[0], p[2], p[3]],
+                      **BN_TOL[dtype])
+            cases.add(f"fused_bn_grad_infer_{suffix}",
+                      lambda dy, x, s, m, v, grad=grad: list(grad(
+                          y_backprop=dy, x=x, scale=s, reserve_space_1=m,
+                          reserve_space_2=v, epsilon=1e-3, is_training=False)),
+                      [rand((2, 3, 3, 4), np.float32).astype(dtype),
+                       rand((2, 3, 3, 4), np.float32).astype(dtype),
+                       p[0][:1].repeat(4), p[2][:1].repeat(4), p[3][:1].repeat(4)],
+                      **BN_TOL[dtype])
+
+# The older versions share V3's checks.
+for op in ["FusedBatchNorm", "FusedBatchNormV2"]:
+    fwd, grad = getattr(raw, op), getattr(raw, op.replace("Norm", "NormGrad"))
+    p = bn_params(3)
+    cases.add(f"fused_bn_error_{op}_rank3",
+              lambda x, s, o, m, v, fwd=fwd: fwd(x=x, scale=s, offset=o, mean=m,
+                                                 variance=v)[0],
+              [rand((2, 2, 3), np.float32)] + p, expect_code=INVALID_ARGUMENT,
+              message_contains=["input must be 4 or 5-dimensional[2,2,3]"])
+    cases.add(f"fused_bn_error_{op}_scale_size",
+              lambda x, s, o, m, v, fwd=fwd: fwd(x=x, scale=s, offset=o, mean=m,
+                                                 variance=v)[0],
+              [rand((2, 2, 2, 3), np.float32), rand((4,), np.float32)] + p[1:],
+              expect_code=INVALID_ARGUMENT,
+              message_contains=["scale must have the same number of elements"])
+    cases.add(f"fused_bn_grad_error_{op}_infer_nchw",
+              lambda dy, x, s, m, v, grad=grad: grad(
+                  y_backprop=dy, x=x, scale=s, reserve_space_1=m, reserve_space_2=v,
+                  data_format="NCHW", is_training=False)[0],
+              [rand((2, 3, 2, 2), np.float32), rand((2, 3, 2, 2), np.float32),
+               p[0], p[2], p[3]], expect_code=INVALID_ARGUMENT,
+              message_contains=["is_training=False only support NHWC"])
+
+# A NaN poisons its channel only; a large offset (|mean| >> stddev) needs
+# the two-pass variance.
+BN_NAN_X = rand((2, 2, 2, 3), np.float32)
+BN_NAN_X[1, 0, 1, 0] = np.nan
+cases.add("fused_bn_train_nan", fused_bn("NHWC", True), [BN_NAN_X] + bn_params(3),
+          **BN_TOL[np.float32])
+cases.add("fused_bn_train_large_mean", fused_bn("NHWC", True),
+          [rand((4, 3, 3, 3), np.float32) + 1000] + bn_params(3),
+          rtol=1e-4, atol=1e-3)
+
+# Training ignores mean/variance (even empty ones) when the factor is 1.
+cases.add("fused_bn_train_empty_estimates", fused_bn("NHWC", True),
+          [rand((2, 2, 2, 3), np.float32)] + bn_params(3)[:2] +
+          [np.zeros(0, np.float32)] * 2, **BN_TOL[np.float32])
+cases.add("fused_bn_default_epsilon",
+          lambda x, s, o, m, v: list(raw.FusedBatchNormV3(
+              x=x, scale=s, offset=o, mean=m, variance=v)),
+          [rand((2, 2, 2, 3), np.float32)] + bn_params(3), **BN_TOL[np.float32])
+# An empty batch: NaN statistics (reserve_space_1/2 are uninitialised in TF).
+cases.add("fused_bn_train_empty_x", fused_bn("NHWC", True, outputs=[0, 1, 2, 5]),
+          [np.zeros((0, 2, 2, 3), np.float32)] + bn_params(3))
+# TF checks for an empty x before the mode: NaN statistics in inference too.
+cases.add("fused_bn_infer_empty_x", fused_bn("NHWC", False, outputs=[0, 1, 2, 5]),
+          [np.zeros((0, 2, 2, 3), np.float32)] + bn_params(3))
+for training in [True, False]:
+    cases.add(f"fused_bn_grad_empty_{training}", fused_bn_grad("NHWC", training),
+              [np.zeros((0, 2, 2, 3), np.float32)] * 2 + bn_params(3)[:1] +
+              bn_params(3)[2:])
+
+BN_X = rand((2, 2, 2, 3), np.float32)
+BN_P = bn_params(3)
+V4 = rand((4,), np.float32)
+for name, args, training, factor, message in [
+        ("rank3", [BN_X[0]] + BN_P, True, 1.0, "input must be 4 or 5-dimensional[2,2,3]"),
+        ("scale_2d", [BN_X, BN_P[0][None]] + BN_P[1:], True, 1.0,
+         "scale must be 1-dimensional[1,3]"),
+        ("offset_2d", [BN_X, BN_P[0], BN_P[1][None]] + BN_P[2:], True, 1.0,
+         "offset must be 1-dimensional[1,3]"),
+        ("mean_2d", [BN_X] + BN_P[:2] + [BN_P[2][None], BN_P[3]], True, 1.0,
+         "estimated_mean must be 1-dimensional"),
+        ("variance_2d", [BN_X] + BN_P[:3] + [BN_P[3][None]], True, 1.0,
+         "estimated_variance must be 1-dimensional"),
+        ("scale_size", [BN_X, V4] + BN_P[1:], True, 1.0,
+         "scale must have the same number of elements as the channels of x, got 4 and 3"),
+        ("offset_size", [BN_X, BN_P[0], V4] + BN_P[2:], True, 1.0,
+         "offset must have the same number of elements"),
+        ("infer_mean_size", [BN_X] + BN_P[:2] + [V4, BN_P[3]], False, 1.0,
+         "When is_training=false, mean must have the same number of elements"),
+        ("infer_variance_size", [BN_X] + BN_P[:3] + [V4], False, 1.0,
+         "When is_training=false, variance must have"),
+        ("avg_mean_size", [BN_X] + BN_P[:2] + [V4, BN_P[3]], True, 0.5,
+         "When exponential_avg_factor != 1, mean must have"),
+        ("avg_variance_size", [BN_X] + BN_P[:3] + [V4], True, 0.5,
+         "When exponential_avg_factor != 1, variance must have")]:
+    cases.add(f"fused_bn_error_{name}", fused_bn("NHWC", training, factor=factor),
+              args, expect_code=INVALID_ARGUMENT, message_contains=[message])
+
+BN_DY = rand((2, 2, 2, 3), np.float32)
+for name, args, message in [
+        ("dy_rank3", [BN_DY[0], BN_X] + BN_P[:1] + BN_P[2:],
+         "input must be 4 or 5-dimensional[2,2,3]"),
+        ("x_rank3", [BN_DY, BN_X[0]] + BN_P[:1] + BN_P[2:],
+         "input must be 4 or 5-dimensional[2,2,3]"),
+        ("scale_2d", [BN_DY, BN_X, BN_P[0][None]] + BN_P[2:],
+         "scale must be 1-dimensional[1,3]"),
+        ("mean_2d", [BN_DY, BN_X, BN_P[0], BN_P[2][None], BN_P[3]],
+         "saved mean must be 1-dimensional[1,3]"),
+        ("variance_2d", [BN_DY, BN_X, BN_P[0], BN_P[2], BN_P[3][None]],
+         "saved variance must be 1-dimensional[1,3]"),
+        ("shape_mismatch", [BN_DY[:1], BN_X] + BN_P[:1] + BN_P[2:],
+         "x and y_backprop must have same shape, but x has shape [2,2,2,3] and "
+         "y_backprop has shape [1,2,2,3]"),
+        ("scale_size", [BN_DY, BN_X, V4] + BN_P[2:],
+         "scale must have the same number of elements as the channels of x, got 4 and 3"),
+        ("mean_size", [BN_DY, BN_X, BN_P[0], V4, BN_P[3]],
+         "reserve_space_1 must have the same number of elements"),
+        ("variance_size", [BN_DY, BN_X, BN_P[0], BN_P[2], V4],
+         "reserve_space_2 must have the same number of elements")]:
+    cases.add(f"fused_bn_grad_error_{name}", fused_bn_grad("NHWC", True), args,
+              expect_code=INVALID_ARGUMENT, message_contains=[message])
 
 NnOracleTest = tf_oracle.make_test_class("kernels/nn/run_nn_cases", cases)

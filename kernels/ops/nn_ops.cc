@@ -1,5 +1,5 @@
-// Neural-network ops: bias, activations, softmax losses, convolution and
-// pooling.
+// Neural-network ops: bias, activations, softmax losses, convolution,
+// pooling and batch normalization.
 //
 // Image ops default to NHWC (TensorFlow's CPU layout); NCHW is accepted so that
 // graphs tuned for GPUs validate, even where a kernel supports only NHWC.
@@ -176,6 +176,126 @@ REGISTER_OP("AvgPoolGrad")
     .Attr("padding: {'SAME', 'VALID'}")
     .Attr(kDataFormat)
     .Attr("T: {half, bfloat16, float, double}");
+
+// --- Batch normalization -----------------------------------------------------
+
+// TensorFlow's convnet layouts, 2-D and 3-D: the channel is last (NHWC, NDHWC)
+// or second (NCHW, NCDHW).
+constexpr char kDataFormat2D3D[] =
+    "data_format: {'NHWC', 'NCHW', 'NDHWC', 'NCDHW'} = 'NHWC'";
+
+// y = (x - mean) * scale / sqrt(variance + epsilon) + offset per channel.
+// Training normalizes by the batch statistics and returns the running
+// estimates (Bessel-corrected variance, blended by exponential_avg_factor);
+// reserve_space_1/2 carry the batch mean and biased variance to the gradient.
+REGISTER_OP("FusedBatchNormV3")
+    .Input("x: T")
+    .Input("scale: U")
+    .Input("offset: U")
+    .Input("mean: U")
+    .Input("variance: U")
+    .Output("y: T")
+    .Output("batch_mean: U")
+    .Output("batch_variance: U")
+    .Output("reserve_space_1: U")
+    .Output("reserve_space_2: U")
+    .Output("reserve_space_3: U")
+    .Attr("T: {half, bfloat16, float}")
+    .Attr("U: {bfloat16, float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("exponential_avg_factor: float = 1.0")
+    .Attr(kDataFormat2D3D)
+    .Attr("is_training: bool = true");
+
+// Gradients of FusedBatchNormV3 for x, scale and offset; reserve_space_1/2
+// are its saved mean and variance.
+REGISTER_OP("FusedBatchNormGradV3")
+    .Input("y_backprop: T")
+    .Input("x: T")
+    .Input("scale: float")
+    .Input("reserve_space_1: U")
+    .Input("reserve_space_2: U")
+    .Input("reserve_space_3: U")
+    .Output("x_backprop: T")
+    .Output("scale_backprop: U")
+    .Output("offset_backprop: U")
+    .Output("reserve_space_4: U")
+    .Output("reserve_space_5: U")
+    .Attr("T: {half, bfloat16, float}")
+    .Attr("U: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr(kDataFormat2D3D)
+    .Attr("is_training: bool = true");
+
+// The older versions, one kernel with V3: no reserve_space_3, 2-D layouts only;
+// FusedBatchNorm is float everywhere, V2 splits T and U as V3 does.
+REGISTER_OP("FusedBatchNorm")
+    .Input("x: T")
+    .Input("scale: T")
+    .Input("offset: T")
+    .Input("mean: T")
+    .Input("variance: T")
+    .Output("y: T")
+    .Output("batch_mean: T")
+    .Output("batch_variance: T")
+    .Output("reserve_space_1: T")
+    .Output("reserve_space_2: T")
+    .Attr("T: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("exponential_avg_factor: float = 1.0")
+    .Attr(kDataFormat)
+    .Attr("is_training: bool = true");
+
+REGISTER_OP("FusedBatchNormV2")
+    .Input("x: T")
+    .Input("scale: U")
+    .Input("offset: U")
+    .Input("mean: U")
+    .Input("variance: U")
+    .Output("y: T")
+    .Output("batch_mean: U")
+    .Output("batch_variance: U")
+    .Output("reserve_space_1: U")
+    .Output("reserve_space_2: U")
+    .Attr("T: {half, bfloat16, float}")
+    .Attr("U: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("exponential_avg_factor: float = 1.0")
+    .Attr(kDataFormat)
+    .Attr("is_training: bool = true");
+
+REGISTER_OP("FusedBatchNormGrad")
+    .Input("y_backprop: T")
+    .Input("x: T")
+    .Input("scale: T")
+    .Input("reserve_space_1: T")
+    .Input("reserve_space_2: T")
+    .Output("x_backprop: T")
+    .Output("scale_backprop: T")
+    .Output("offset_backprop: T")
+    .Output("reserve_space_3: T")
+    .Output("reserve_space_4: T")
+    .Attr("T: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr(kDataFormat)
+    .Attr("is_training: bool = true");
+
+REGISTER_OP("FusedBatchNormGradV2")
+    .Input("y_backprop: T")
+    .Input("x: T")
+    .Input("scale: float")
+    .Input("reserve_space_1: U")
+    .Input("reserve_space_2: U")
+    .Output("x_backprop: T")
+    .Output("scale_backprop: U")
+    .Output("offset_backprop: U")
+    .Output("reserve_space_3: U")
+    .Output("reserve_space_4: U")
+    .Attr("T: {half, bfloat16, float}")
+    .Attr("U: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr(kDataFormat)
+    .Attr("is_training: bool = true");
 
 }  // namespace tributary
 

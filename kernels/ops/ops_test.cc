@@ -49,7 +49,9 @@ const std::vector<std::string>& RequiredOps() {
       "TanhGrad", "SigmoidGrad", "Conv2D", "MaxPool", "AvgPool",
       "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPoolGrad",
       "AvgPoolGrad",
-      "BatchMatMulV2",
+      "BatchMatMulV2", "FusedBatchNorm", "FusedBatchNormV2",
+      "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV2",
+      "FusedBatchNormGradV3",
       // Array.
       "Reshape", "Shape", "ShapeN", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
       "ExpandDims", "Squeeze", "ConcatV2", "Pack", "Unpack", "Transpose",
