@@ -64,7 +64,7 @@ const std::vector<std::string>& RequiredOps() {
       // Training.
       "ApplyGradientDescent", "ApplyMomentum", "ApplyAdam",
       "ResourceApplyGradientDescent", "ResourceApplyMomentum",
-      "ResourceApplyAdam",
+      "ResourceApplyAdam", "ApplyAdagrad", "ResourceApplyAdagrad", "ApplyAdagradV2", "ResourceApplyAdagradV2", "ApplyRMSProp", "ResourceApplyRMSProp", "ApplyCenteredRMSProp", "ResourceApplyCenteredRMSProp", "ApplyFtrl", "ResourceApplyFtrl", "ApplyFtrlV2", "ResourceApplyFtrlV2",
       // TF1 control flow.
       "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit",
       "RefExit", "NextIteration", "RefNextIteration", "LoopCond",
@@ -410,6 +410,12 @@ TEST(OpsTest, OpFlags) {
                                           "ResourceApplyGradientDescent",
                                           "ResourceApplyMomentum",
                                           "ResourceApplyAdam",
+                                          "ResourceApplyAdagrad",
+                                          "ResourceApplyAdagradV2",
+                                          "ResourceApplyRMSProp",
+                                          "ResourceApplyCenteredRMSProp",
+                                          "ResourceApplyFtrl",
+                                          "ResourceApplyFtrlV2",
                                           "SaveV2",
                                           "RestoreV2",
                                           "MergeV2Checkpoints",

@@ -10,10 +10,12 @@ runs the same GraphDef with a fresh ResourceMgr per case.
 import sys
 
 sys.path.insert(0, "kernels/testing")  # cwd is the runfiles root
+sys.path.insert(0, "kernels/training")
 
 import numpy as np  # noqa: E402
 import tf_oracle  # noqa: E402
 from tf_oracle import tf  # noqa: E402
+from oracle_vars import STEPS, RefVars, ResourceVars, run_steps  # noqa: E402
 
 raw = tf.raw_ops
 deps = tf.control_dependencies
@@ -22,56 +24,8 @@ INVALID_ARGUMENT = 3
 FAILED_PRECONDITION = 9
 INTERNAL = 13
 
-STEPS = 3  # Each case takes one fed gradient per step (g0, g1, g2).
 rng = np.random.RandomState(42)
 cases = tf_oracle.Cases()
-
-
-class RefVars:
-    """TF1 reference variables named by shared_name."""
-
-    resource = False
-
-    def __init__(self, dtype):
-        self.dtype = tf.as_dtype(dtype)
-
-    def make(self, name, init):
-        v = raw.VariableV2(shape=init.shape, dtype=self.dtype, shared_name=name)
-        return v, raw.Assign(ref=v, value=init)
-
-    def read(self, name, shape):
-        return raw.VariableV2(shape=shape, dtype=self.dtype, shared_name=name)
-
-
-class ResourceVars:
-    resource = True
-
-    def __init__(self, dtype):
-        self.dtype = tf.as_dtype(dtype)
-
-    def make(self, name, init):
-        h = raw.VarHandleOp(dtype=self.dtype, shape=init.shape, shared_name=name)
-        return h, raw.AssignVariableOp(resource=h, value=init)
-
-    def read(self, name, shape):
-        h = raw.VarHandleOp(dtype=self.dtype, shape=shape, shared_name=name)
-        return raw.ReadVariableOp(resource=h, dtype=self.dtype)
-
-
-def run_steps(kind, inits, step_fn):
-    """Makes variables from `inits` (name -> array), runs `step_fn(vars, i)`
-    STEPS times in order, then reads every variable back."""
-    handles, assigns = {}, []
-    for name, init in inits.items():
-        h, a = kind.make(name, init)
-        handles[name] = h
-        assigns.append(a)
-    last = assigns
-    for i in range(STEPS):
-        with deps(last):
-            last = [step_fn(handles, i)]
-    with deps(last):
-        return [kind.read(name, init.shape) for name, init in inits.items()]
 
 
 def shape_cases():
