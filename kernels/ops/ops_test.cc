@@ -41,12 +41,12 @@ const std::vector<std::string>& RequiredOps() {
       "NoOp", "StopGradient", "_Arg", "_Retval", "_Send", "_Recv", "_HostSend",
       "_HostRecv",
       // Math.
-      "Add", "AddV2", "AddN", "Sub", "Mul", "RealDiv", "Div", "FloorDiv", "FloorMod", "GatherV2",
-      "Maximum", "Minimum", "Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp",
-      "Log", "Tanh", "Sigmoid", "Pow", "Equal", "NotEqual", "Less", "Greater",
-      "LessEqual", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalNot",
-      "Select", "SelectV2", "Cast", "MatMul", "Sum", "Mean", "Max", "Min",
-      "Prod", "ArgMax", "ArgMin", "Range",
+      "Add", "AddV2", "AddN", "Sub", "Mul", "RealDiv", "Div", "FloorDiv",
+      "FloorMod", "GatherV2", "Maximum", "Minimum", "Neg", "Abs", "Square",
+      "Sqrt", "Rsqrt", "Exp", "Log", "Tanh", "Sigmoid", "Pow", "Equal",
+      "NotEqual", "Less", "Greater", "LessEqual", "GreaterEqual", "LogicalAnd",
+      "LogicalOr", "LogicalNot", "Select", "SelectV2", "Cast", "MatMul", "Sum",
+      "Mean", "Max", "Min", "Prod", "ArgMax", "ArgMin", "Range",
       // NN.
       "BiasAdd", "BiasAddGrad", "Relu", "ReluGrad", "Softmax", "LogSoftmax",
       "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
@@ -64,7 +64,11 @@ const std::vector<std::string>& RequiredOps() {
       // Training.
       "ApplyGradientDescent", "ApplyMomentum", "ApplyAdam",
       "ResourceApplyGradientDescent", "ResourceApplyMomentum",
-      "ResourceApplyAdam", "ApplyAdagrad", "ResourceApplyAdagrad", "ApplyAdagradV2", "ResourceApplyAdagradV2", "ApplyRMSProp", "ResourceApplyRMSProp", "ApplyCenteredRMSProp", "ResourceApplyCenteredRMSProp", "ApplyFtrl", "ResourceApplyFtrl", "ApplyFtrlV2", "ResourceApplyFtrlV2",
+      "ResourceApplyAdam", "ApplyAdagrad", "ResourceApplyAdagrad",
+      "ApplyAdagradV2", "ResourceApplyAdagradV2", "ApplyRMSProp",
+      "ResourceApplyRMSProp", "ApplyCenteredRMSProp",
+      "ResourceApplyCenteredRMSProp", "ApplyFtrl", "ResourceApplyFtrl",
+      "ApplyFtrlV2", "ResourceApplyFtrlV2",
       // TF1 control flow.
       "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit",
       "RefExit", "NextIteration", "RefNextIteration", "LoopCond",
