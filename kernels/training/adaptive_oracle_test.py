@@ -13,7 +13,8 @@ sys.path.insert(0, "kernels/training")
 import numpy as np  # noqa: E402
 import tf_oracle  # noqa: E402
 from tf_oracle import tf  # noqa: E402
-from oracle_vars import STEPS, RefVars, ResourceVars, run_steps  # noqa: E402
+import oracle_vars  # noqa: E402
+from oracle_vars import STEPS, ResourceVars, make_fn  # noqa: E402
 
 raw = tf.raw_ops
 deps = tf.control_dependencies
@@ -68,49 +69,7 @@ def specs():
                    {"multiply_linear_by_lr": mult})
 
 
-def make_fn(op_name, slot_names, scalar_names, attrs, kind_cls, dt, locking):
-    n_slots, n_scalars = len(slot_names), len(scalar_names)
-
-    def fn(init, *args):
-        slot_inits = args[:n_slots]
-        grads = args[n_slots:n_slots + STEPS]
-        scalars = args[n_slots + STEPS:n_slots + STEPS + n_scalars]
-        kind = kind_cls(dt)
-        op = getattr(raw, ("Resource" if kind.resource else "") + op_name)
-        inits = {"var": init, **dict(zip(slot_names, slot_inits))}
-
-        def step(v, i):
-            return op(**v, grad=grads[i], **dict(zip(scalar_names, scalars)),
-                      use_locking=locking, **attrs)
-        return run_steps(kind, inits, step)
-    return fn
-
-
-for dt in (np.float32, np.float64):
-    dname = np.dtype(dt).name
-    for kind_cls in (RefVars, ResourceVars):
-        prefix = "resource_" if kind_cls.resource else ""
-        for shape in [(), (5,), (3, 4)]:
-            sname = "x".join(map(str, shape)) or "scalar"
-            # use_locking changes only which mutexes are held: one shape of
-            # each combination checks the attr is accepted and honoured.
-            locking = shape == (3, 4)
-            lock = "_locked" if locking else ""
-            for name, op_name, slots, scalars, attrs in specs():
-                init = np.asarray(rng.randn(*shape)).astype(dt)
-                slot_inits = [np.asarray(f(shape)).astype(dt) for _, f in slots]
-                grads = rng.randn(STEPS, *shape).astype(dt)
-                fn = make_fn(op_name, [s for s, _ in slots],
-                             [s for s, _ in scalars], attrs, kind_cls, dt,
-                             locking)
-                cases.add(f"{prefix}{name}_{dname}_{sname}{lock}", fn,
-                          [tf_oracle.Const(init),
-                           *[tf_oracle.Const(s) for s in slot_inits], *grads,
-                           *[dt(v) for _, v in scalars]],
-                          # Divides by square roots and powers: float32 may
-                          # drift by a few ulps over the steps.
-                          rtol=1e-5 if dt == np.float32 else 1e-12,
-                          atol=1e-6 if dt == np.float32 else 1e-12)
+oracle_vars.add_slot_cases(cases, specs(), rng)
 
 # ---- A larger tensor: the sharded (multi-threaded) paths ----
 big_shape = (257, 129)

@@ -2,6 +2,8 @@
 (VariableV2 + Assign) or resource variables (VarHandleOp + AssignVariableOp),
 made, updated STEPS times in order, and read back (see
 training_oracle_test.py for the protocol)."""
+import numpy as np
+import tf_oracle
 from tf_oracle import tf
 
 raw = tf.raw_ops
@@ -55,3 +57,61 @@ def run_steps(kind, inits, step_fn):
             last = [step_fn(handles, i)]
     with deps(last):
         return [kind.read(name, init.shape) for name, init in inits.items()]
+
+
+def make_fn(op_name, slot_names, scalar_names, attrs, kind_cls, dt, locking,
+            grad_name="grad"):
+    """A case function (init, *slot_inits, g0..g{STEPS-1}, *scalars) applying
+    `op_name` (or its Resource form) STEPS times to var and its slots."""
+    n_slots, n_scalars = len(slot_names), len(scalar_names)
+
+    def fn(init, *args):
+        slot_inits = args[:n_slots]
+        grads = args[n_slots:n_slots + STEPS]
+        scalars = args[n_slots + STEPS:n_slots + STEPS + n_scalars]
+        kind = kind_cls(dt)
+        op = getattr(raw, ("Resource" if kind.resource else "") + op_name)
+        inits = {"var": init, **dict(zip(slot_names, slot_inits))}
+
+        def step(v, i):
+            return op(**v, **{grad_name: grads[i]},
+                      **dict(zip(scalar_names, scalars)),
+                      use_locking=locking, **attrs)
+        return run_steps(kind, inits, step)
+    return fn
+
+
+def add_slot_cases(cases, specs, rng):
+    """For each spec (name, op, slots as (input, init fn), scalars as (input,
+    value), attrs[, grad input name]): cases over float32/float64, ref and
+    resource variables (resource only where TensorFlow has no ref form),
+    scalar, vector and matrix shapes."""
+    specs = list(specs)
+    for dt in (np.float32, np.float64):
+        dname = np.dtype(dt).name
+        for kind_cls in (RefVars, ResourceVars):
+            prefix = "resource_" if kind_cls.resource else ""
+            for shape in [(), (5,), (3, 4)]:
+                sname = "x".join(map(str, shape)) or "scalar"
+                # use_locking changes only which mutexes are held: one shape
+                # of each combination checks the attr is accepted and honoured.
+                locking = shape == (3, 4)
+                lock = "_locked" if locking else ""
+                for name, op_name, slots, scalars, attrs, *grad_name in specs:
+                    if not kind_cls.resource and not hasattr(raw, op_name):
+                        continue
+                    init = np.asarray(rng.randn(*shape)).astype(dt)
+                    slot_inits = [np.asarray(f(shape)).astype(dt)
+                                  for _, f in slots]
+                    grads = rng.randn(STEPS, *shape).astype(dt)
+                    fn = make_fn(op_name, [s for s, _ in slots],
+                                 [s for s, _ in scalars], attrs, kind_cls, dt,
+                                 locking, *grad_name)
+                    cases.add(f"{prefix}{name}_{dname}_{sname}{lock}", fn,
+                              [tf_oracle.Const(init),
+                               *[tf_oracle.Const(s) for s in slot_inits],
+                               *grads, *[dt(v) for _, v in scalars]],
+                              # Divides by square roots and powers: float32
+                              # may drift by a few ulps over the steps.
+                              rtol=1e-5 if dt == np.float32 else 1e-12,
+                              atol=1e-6 if dt == np.float32 else 1e-12)

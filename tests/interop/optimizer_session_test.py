@@ -42,6 +42,14 @@ OPTIMIZERS = {
         0.2, learning_rate_power=-0.3, l1_regularization_strength=0.01,
         l2_regularization_strength=0.02,
         l2_shrinkage_regularization_strength=0.05), "ApplyFtrlV2"),
+    "adadelta": (lambda: train.AdadeltaOptimizer(1.0, rho=0.95, epsilon=1e-6),
+                 "ApplyAdadelta"),
+    "proximal_gradient_descent": (lambda: train.ProximalGradientDescentOptimizer(
+        0.1, l1_regularization_strength=0.01, l2_regularization_strength=0.02),
+                                  "ApplyProximalGradientDescent"),
+    "proximal_adagrad": (lambda: train.ProximalAdagradOptimizer(
+        0.1, l1_regularization_strength=0.01, l2_regularization_strength=0.02),
+                         "ApplyProximalAdagrad"),
     "gradient_descent": (lambda: train.GradientDescentOptimizer(0.1),
                          "ApplyGradientDescent"),
     "momentum_nesterov": (lambda: train.MomentumOptimizer(
