@@ -73,7 +73,8 @@ const std::vector<std::string>& RequiredOps() {
       "ResourceApplyProximalGradientDescent", "ApplyProximalAdagrad",
       "ResourceApplyProximalAdagrad", "ApplyAdaMax", "ResourceApplyAdaMax",
       "ApplyAddSign", "ResourceApplyAddSign", "ApplyPowerSign",
-      "ResourceApplyPowerSign", "ResourceApplyKerasMomentum",
+      "ResourceApplyPowerSign", "ResourceApplyKerasMomentum", "ApplyAdagradDA",
+      "ResourceApplyAdagradDA",
       // TF1 control flow.
       "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit",
       "RefExit", "NextIteration", "RefNextIteration", "LoopCond",
@@ -433,6 +434,7 @@ TEST(OpsTest, OpFlags) {
       "ResourceApplyAddSign",
       "ResourceApplyPowerSign",
       "ResourceApplyKerasMomentum",
+      "ResourceApplyAdagradDA",
       "SaveV2",
       "RestoreV2",
       "MergeV2Checkpoints",

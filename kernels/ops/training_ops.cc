@@ -407,6 +407,34 @@ REGISTER_OP("ResourceApplyKerasMomentum")
     .Attr("use_nesterov: bool = false")
     .SetIsStateful();
 
+// Dual averaging: var is recomputed from the accumulated gradient and squared
+// gradient at step global_step.
+REGISTER_OP("ApplyAdagradDA")
+    .Input("var: Ref(T)")
+    .Input("gradient_accumulator: Ref(T)")
+    .Input("gradient_squared_accumulator: Ref(T)")
+    .Input("grad: T")
+    .Input("lr: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("global_step: int64")
+    .Output("out: Ref(T)")
+    .Attr("T: numbertype")
+    .Attr("use_locking: bool = false");
+
+REGISTER_OP("ResourceApplyAdagradDA")
+    .Input("var: resource")
+    .Input("gradient_accumulator: resource")
+    .Input("gradient_squared_accumulator: resource")
+    .Input("grad: T")
+    .Input("lr: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("global_step: int64")
+    .Attr("T: numbertype")
+    .Attr("use_locking: bool = false")
+    .SetIsStateful();
+
 }  // namespace tributary
 
 // clang-format on

@@ -1,8 +1,8 @@
 // ApplyAdadelta, ApplyProximalGradientDescent, ApplyProximalAdagrad,
-// ApplyAdaMax, ApplyAddSign, ApplyPowerSign, their ResourceApply* forms, and
-// ResourceApplyKerasMomentum (resource only, as in TensorFlow). Each Rule
-// maps the op's inputs onto its functor (extra_functors.h); SlotUpdateOp
-// does the variables and checks.
+// ApplyAdagradDA, ApplyAdaMax, ApplyAddSign, ApplyPowerSign, their
+// ResourceApply* forms, and ResourceApplyKerasMomentum (resource only, as in
+// TensorFlow). Each Rule maps the op's inputs onto its functor
+// (extra_functors.h); SlotUpdateOp does the variables and checks.
 
 #include "common/kernel/kernel_registry.h"
 #include "kernels/training/extra_functors.h"
@@ -19,6 +19,7 @@ struct AdadeltaRule {
   static constexpr const char* kNames[] = {
       "var", "accum", "accum_update", "lr", "rho", "epsilon", "grad"};
   static constexpr bool kHasNesterov = false;
+  static constexpr int kInt64Input = -1;
   static void Apply(const Device& d, typename TTypes<T>::Flat* v, const T* s,
                     typename TTypes<T>::ConstFlat g, bool) {
     functor::ApplyAdadelta<T>()(d, v[0], v[1], v[2], s[3], s[4], s[5], g);
@@ -32,6 +33,7 @@ struct ProximalGradientDescentRule {
       "var", "alpha", "l1 regularization strength",
       "l2 regularization strength", "delta"};
   static constexpr bool kHasNesterov = false;
+  static constexpr int kInt64Input = -1;
   static void Apply(const Device& d, typename TTypes<T>::Flat* v, const T* s,
                     typename TTypes<T>::ConstFlat g, bool) {
     functor::ApplyProximalGradientDescent<T>()(d, v[0], s[1], s[2], s[3], g);
@@ -48,6 +50,7 @@ struct ProximalAdagradRule {
                                            "l2 regularization strength",
                                            "grad"};
   static constexpr bool kHasNesterov = false;
+  static constexpr int kInt64Input = -1;
   static void Apply(const Device& d, typename TTypes<T>::Flat* v, const T* s,
                     typename TTypes<T>::ConstFlat g, bool) {
     functor::ApplyProximalAdagrad<T>()(d, v[0], v[1], s[2], s[3], s[4], g);
@@ -61,6 +64,7 @@ struct AdaMaxRule {
                                            "beta1_power", "lr",      "beta1",
                                            "beta2",       "epsilon", "grad"};
   static constexpr bool kHasNesterov = false;
+  static constexpr int kInt64Input = -1;
   static void Apply(const Device& d, typename TTypes<T>::Flat* v, const T* s,
                     typename TTypes<T>::ConstFlat g, bool) {
     functor::ApplyAdaMax<T>()(d, v[0], v[1], v[2], s[3], s[4], s[5], s[6], s[7],
@@ -75,10 +79,31 @@ struct SignRule {
       "var",        "m",    "lr",  kPowerSign ? "logbase" : "alpha",
       "sign_decay", "beta", "grad"};
   static constexpr bool kHasNesterov = false;
+  static constexpr int kInt64Input = -1;
   static void Apply(const Device& d, typename TTypes<T>::Flat* v, const T* s,
                     typename TTypes<T>::ConstFlat g, bool) {
     functor::ApplySign<T>()(d, v[0], v[1], s[2], s[3], s[4], s[5], g,
                             kPowerSign);
+  }
+};
+
+template <typename T>
+struct AdagradDARule {
+  static constexpr int kNumInputs = 8, kNumVars = 3, kGradInput = 3;
+  static constexpr const char* kNames[] = {"var",
+                                           "gradient_accumulator",
+                                           "gradient_squared_accumulator",
+                                           "grad",
+                                           "lr",
+                                           "l1 regularization strength",
+                                           "l2 regularization strength",
+                                           "global_step"};
+  static constexpr bool kHasNesterov = false;
+  static constexpr int kInt64Input = 7;
+  static void Apply(const Device& d, typename TTypes<T>::Flat* v, const T* s,
+                    typename TTypes<T>::ConstFlat g, bool) {
+    functor::ApplyAdagradDA<T>()(d, v[0], v[1], v[2], g, s[4], s[5], s[6],
+                                 s[7]);
   }
 };
 
@@ -93,6 +118,7 @@ struct KerasMomentumRule {
   static constexpr const char* kNames[] = {"var", "accum", "lr", "grad",
                                            "momentum"};
   static constexpr bool kHasNesterov = true;
+  static constexpr int kInt64Input = -1;
   static void Apply(const Device& d, typename TTypes<T>::Flat* v, const T* s,
                     typename TTypes<T>::ConstFlat g, bool nesterov) {
     functor::ApplyKerasMomentum<T>()(d, v[0], v[1], s[2], g, s[4], nesterov);
@@ -113,6 +139,7 @@ struct KerasMomentumRule {
                      ProximalGradientDescentRule<T>);               \
   TRIB_REGISTER_PAIR("ProximalAdagrad", T, ProximalAdagradRule<T>); \
   TRIB_REGISTER_PAIR("AdaMax", T, AdaMaxRule<T>);                   \
+  TRIB_REGISTER_PAIR("AdagradDA", T, AdagradDARule<T>);             \
   TRIB_REGISTER_PAIR("AddSign", T, AddSignRule<T>);                 \
   TRIB_REGISTER_PAIR("PowerSign", T, PowerSignRule<T>);             \
   REGISTER_KERNEL_BUILDER(Name("ResourceApplyKerasMomentum")        \

@@ -2,10 +2,10 @@
 #define TRIBUTARY_KERNELS_TRAINING_EXTRA_FUNCTORS_H_
 
 // Update rules of the less common tf.compat.v1 / Keras optimizers:
-// Adadelta, ProximalGradientDescent, ProximalAdagrad, AdaMax, AddSign,
-// PowerSign and KerasMomentum. Contract: flat views of equal size, scalars
-// already checked by the kernel; the arithmetic follows TensorFlow's CPU
-// functors term by term, so results agree with TensorFlow to rounding.
+// Adadelta, ProximalGradientDescent, ProximalAdagrad, AdagradDA, AdaMax,
+// AddSign, PowerSign and KerasMomentum. Contract: flat views of equal size,
+// scalars already checked by the kernel; the arithmetic follows TensorFlow's
+// CPU functors term by term, so results agree with TensorFlow to rounding.
 
 #include <cmath>
 
@@ -73,6 +73,29 @@ struct ApplyProximalAdagrad {
                   T lr, T l1, T l2, ConstFlat<T> grad) const {
     accum.device(d) += grad.square();
     ProximalStep<T>(d, var, accum.rsqrt() * lr, l1, l2, grad);
+  }
+};
+
+// AdagradDA, with g, gg the accumulated gradient and squared gradient and
+// t = global_step:
+//   g += grad; gg += grad^2
+//   var = -sign(g) * lr * max(|g| - l1 * t, 0) / (l2 * t * lr + sqrt(gg))  (l1
+//   > 0) var = -g * lr / (l2 * t * lr + sqrt(gg)) (else)
+template <typename T>
+struct ApplyAdagradDA {
+  void operator()(const Eigen::ThreadPoolDevice& d, Flat<T> var,
+                  Flat<T> gradient_accum, Flat<T> gradient_squared_accum,
+                  ConstFlat<T> grad, T lr, T l1, T l2, T global_step) const {
+    gradient_accum.device(d) += grad;
+    gradient_squared_accum.device(d) += grad.square();
+    const auto denom = gradient_squared_accum.sqrt() + l2 * (global_step * lr);
+    if (l1 > T(0)) {
+      var.device(d) = gradient_accum.sign() * (-lr) *
+                      (gradient_accum.abs() - global_step * l1).cwiseMax(T(0)) /
+                      denom;
+    } else {
+      var.device(d) = gradient_accum * (-lr) / denom;
+    }
   }
 };
 

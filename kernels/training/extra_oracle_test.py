@@ -1,4 +1,4 @@
-"""Adadelta, ProximalGradientDescent, ProximalAdagrad, AdaMax, AddSign,
+"""Adadelta, ProximalGradientDescent, ProximalAdagrad, AdagradDA, AdaMax, AddSign,
 PowerSign and KerasMomentum kernels against live TensorFlow.
 
 Same protocol as adaptive_oracle_test.py (oracle_vars.add_slot_cases): var
@@ -41,13 +41,19 @@ def specs():
         yield (f"proximal_adagrad{tag}", "ApplyProximalAdagrad",
                [("accum", positive)], [("lr", 0.1), ("l1", l1), ("l2", 0.02)],
                {})
+    for l1 in (0.0, 0.05):
+        yield ("adagrad_da" + ("_l1" if l1 else ""), "ApplyAdagradDA",
+               [("gradient_accumulator", small),
+                ("gradient_squared_accumulator", positive)],
+               [("lr", 0.1), ("l1", l1), ("l2", 0.02),
+                ("global_step", np.int64(4))], {})
     yield ("adamax", "ApplyAdaMax", [("m", small), ("v", positive)],
            [("beta1_power", 0.9 ** 3), ("lr", 0.01), ("beta1", 0.9),
             ("beta2", 0.999), ("epsilon", 1e-7)], {})
     yield ("add_sign", "ApplyAddSign", [("m", small)],
            [("lr", 0.1), ("alpha", 1.0), ("sign_decay", 0.5), ("beta", 0.9)], {})
     yield ("power_sign", "ApplyPowerSign", [("m", small)],
-           [("lr", 0.1), ("logbase", np.log(2.0)), ("sign_decay", 0.5),
+           [("lr", 0.1), ("logbase", float(np.log(2.0))), ("sign_decay", 0.5),
             ("beta", 0.9)], {})
     for nesterov in (False, True):
         yield ("keras_momentum" + ("_nesterov" if nesterov else ""),

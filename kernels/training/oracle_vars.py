@@ -110,7 +110,10 @@ def add_slot_cases(cases, specs, rng):
                     cases.add(f"{prefix}{name}_{dname}_{sname}{lock}", fn,
                               [tf_oracle.Const(init),
                                *[tf_oracle.Const(s) for s in slot_inits],
-                               *grads, *[dt(v) for _, v in scalars]],
+                               *grads,
+                               # np.int64 etc. keep their type.
+                               *[v if isinstance(v, np.generic) else dt(v)
+                                 for _, v in scalars]],
                               # Divides by square roots and powers: float32
                               # may drift by a few ulps over the steps.
                               rtol=1e-5 if dt == np.float32 else 1e-12,

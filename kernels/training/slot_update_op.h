@@ -12,6 +12,9 @@
 //     // prefix of "<what> is not a scalar: <shape>" (scalars).
 //     static constexpr const char* kNames[kNumInputs];
 //     static constexpr bool kHasNesterov;  // reads the use_nesterov attr
+//     // An int64 scalar input (AdagradDA's global_step), converted to T in
+//     // `scalars`; -1 for none.
+//     static constexpr int kInt64Input;
 //     // vars[0] is var; scalars indexed by input number.
 //     static void Apply(const Eigen::ThreadPoolDevice&,
 //                       typename TTypes<T>::Flat* vars, const T* scalars,
@@ -65,7 +68,9 @@ class SlotUpdateOp : public OpKernel {
       if (i == Rule::kGradInput) continue;
       const Tensor& t = ctx->input(i);
       OP_REQUIRES_OK(ctx, CheckScalar(t, Rule::kNames[i]));
-      scalars[i] = t.scalar<T>()();
+      scalars[i] = i == Rule::kInt64Input
+                       ? static_cast<T>(t.scalar<int64_t>()())
+                       : t.scalar<T>()();
     }
     for (int i = 1; i < Rule::kNumVars; ++i) {
       OP_REQUIRES_OK(ctx, CheckSameShape(tensors[0], Rule::kNames[0],

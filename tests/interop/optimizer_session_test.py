@@ -28,33 +28,37 @@ train = tf1.train
 
 STEPS = 5
 
-# name -> (optimizer factory, the apply op TensorFlow emits for it).
+# name -> (optimizer factory given the global step, the apply op TensorFlow emits for it).
 OPTIMIZERS = {
-    "adagrad": (lambda: train.AdagradOptimizer(0.1), "ApplyAdagrad"),
-    "rmsprop": (lambda: train.RMSPropOptimizer(0.01, decay=0.9, momentum=0.5),
+    "adagrad": (lambda gs: train.AdagradOptimizer(0.1), "ApplyAdagrad"),
+    "rmsprop": (lambda gs: train.RMSPropOptimizer(0.01, decay=0.9, momentum=0.5),
                 "ApplyRMSProp"),
-    "rmsprop_centered": (lambda: train.RMSPropOptimizer(
+    "rmsprop_centered": (lambda gs: train.RMSPropOptimizer(
         0.01, decay=0.9, momentum=0.5, centered=True), "ApplyCenteredRMSProp"),
-    "ftrl": (lambda: train.FtrlOptimizer(
+    "ftrl": (lambda gs: train.FtrlOptimizer(
         0.2, l1_regularization_strength=0.01, l2_regularization_strength=0.02),
              "ApplyFtrl"),
-    "ftrl_shrinkage": (lambda: train.FtrlOptimizer(
+    "ftrl_shrinkage": (lambda gs: train.FtrlOptimizer(
         0.2, learning_rate_power=-0.3, l1_regularization_strength=0.01,
         l2_regularization_strength=0.02,
         l2_shrinkage_regularization_strength=0.05), "ApplyFtrlV2"),
-    "adadelta": (lambda: train.AdadeltaOptimizer(1.0, rho=0.95, epsilon=1e-6),
+    "adadelta": (lambda gs: train.AdadeltaOptimizer(1.0, rho=0.95, epsilon=1e-6),
                  "ApplyAdadelta"),
-    "proximal_gradient_descent": (lambda: train.ProximalGradientDescentOptimizer(
+    "proximal_gradient_descent": (lambda gs: train.ProximalGradientDescentOptimizer(
         0.1, l1_regularization_strength=0.01, l2_regularization_strength=0.02),
                                   "ApplyProximalGradientDescent"),
-    "proximal_adagrad": (lambda: train.ProximalAdagradOptimizer(
+    "proximal_adagrad": (lambda gs: train.ProximalAdagradOptimizer(
         0.1, l1_regularization_strength=0.01, l2_regularization_strength=0.02),
                          "ApplyProximalAdagrad"),
-    "gradient_descent": (lambda: train.GradientDescentOptimizer(0.1),
+    # Dual averaging reads the global step, which minimize() advances.
+    "adagrad_da": (lambda gs: train.AdagradDAOptimizer(
+        0.1, gs, l1_regularization_strength=0.01,
+        l2_regularization_strength=0.02), "ApplyAdagradDA"),
+    "gradient_descent": (lambda gs: train.GradientDescentOptimizer(0.1),
                          "ApplyGradientDescent"),
-    "momentum_nesterov": (lambda: train.MomentumOptimizer(
+    "momentum_nesterov": (lambda gs: train.MomentumOptimizer(
         0.05, 0.9, use_nesterov=True), "ApplyMomentum"),
-    "adam": (lambda: train.AdamOptimizer(0.01), "ApplyAdam"),
+    "adam": (lambda gs: train.AdamOptimizer(0.01), "ApplyAdam"),
 }
 
 
@@ -69,8 +73,9 @@ def build(make_optimizer, use_resource):
         b = tf1.get_variable("b", initializer=np.zeros(2, np.float32),
                              use_resource=use_resource)
         loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
-        opt = make_optimizer()
-        train_op = opt.minimize(loss)
+        global_step = tf1.train.get_or_create_global_step()
+        opt = make_optimizer(global_step)
+        train_op = opt.minimize(loss, global_step=global_step)
         variables = [w, b] + [opt.get_slot(v, s) for v in (w, b)
                               for s in opt.get_slot_names()]
         fetches = []
