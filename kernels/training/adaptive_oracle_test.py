@@ -70,6 +70,10 @@ def specs():
 
 
 oracle_vars.add_slot_cases(cases, specs(), rng)
+# TensorFlow's half kernels too (bfloat16 is registered as well, but numpy
+# has no bfloat16 to feed).
+oracle_vars.add_slot_cases(cases, [s for s in specs()], rng,
+                           dtypes=(np.float16,))
 
 # ---- A larger tensor: the sharded (multi-threaded) paths ----
 big_shape = (257, 129)

@@ -133,22 +133,31 @@ struct KerasMomentumRule {
       Name("ResourceApply" NAME).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       SlotUpdateOp<T, RULE>)
 
-#define TRIB_REGISTER_KERNELS(T)                                    \
-  TRIB_REGISTER_PAIR("Adadelta", T, AdadeltaRule<T>);               \
-  TRIB_REGISTER_PAIR("ProximalGradientDescent", T,                  \
-                     ProximalGradientDescentRule<T>);               \
-  TRIB_REGISTER_PAIR("ProximalAdagrad", T, ProximalAdagradRule<T>); \
-  TRIB_REGISTER_PAIR("AdaMax", T, AdaMaxRule<T>);                   \
-  TRIB_REGISTER_PAIR("AdagradDA", T, AdagradDARule<T>);             \
-  TRIB_REGISTER_PAIR("AddSign", T, AddSignRule<T>);                 \
-  TRIB_REGISTER_PAIR("PowerSign", T, PowerSignRule<T>);             \
-  REGISTER_KERNEL_BUILDER(Name("ResourceApplyKerasMomentum")        \
-                              .Device(DEVICE_CPU)                   \
-                              .TypeConstraint<T>("T"),              \
+#define TRIB_REGISTER_KERNELS(T)                             \
+  TRIB_REGISTER_PAIR("Adadelta", T, AdadeltaRule<T>);        \
+  TRIB_REGISTER_PAIR("AdaMax", T, AdaMaxRule<T>);            \
+  TRIB_REGISTER_PAIR("AddSign", T, AddSignRule<T>);          \
+  TRIB_REGISTER_PAIR("PowerSign", T, PowerSignRule<T>);      \
+  REGISTER_KERNEL_BUILDER(Name("ResourceApplyKerasMomentum") \
+                              .Device(DEVICE_CPU)            \
+                              .TypeConstraint<T>("T"),       \
                           SlotUpdateOp<T, KerasMomentumRule<T>>)
 
+// TensorFlow registers the CPU kernels for half and bfloat16 too, except
+// AdagradDA's and the proximal ones.
+TRIB_REGISTER_KERNELS(half);
+TRIB_REGISTER_KERNELS(bfloat16);
 TRIB_REGISTER_KERNELS(float);
 TRIB_REGISTER_KERNELS(double);
+#define TRIB_REGISTER_WIDE_ONLY(T)                      \
+  TRIB_REGISTER_PAIR("AdagradDA", T, AdagradDARule<T>); \
+  TRIB_REGISTER_PAIR("ProximalGradientDescent", T,      \
+                     ProximalGradientDescentRule<T>);   \
+  TRIB_REGISTER_PAIR("ProximalAdagrad", T, ProximalAdagradRule<T>)
+
+TRIB_REGISTER_WIDE_ONLY(float);
+TRIB_REGISTER_WIDE_ONLY(double);
+#undef TRIB_REGISTER_WIDE_ONLY
 #undef TRIB_REGISTER_KERNELS
 #undef TRIB_REGISTER_PAIR
 

@@ -99,6 +99,9 @@ class ApplyFtrlOp : public OpKernel {
       Name("ResourceApplyFtrlV2").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       ApplyFtrlOp<T, true>)
 
+// TensorFlow registers the CPU kernels for half and bfloat16 too.
+TRIB_REGISTER_KERNELS(half);
+TRIB_REGISTER_KERNELS(bfloat16);
 TRIB_REGISTER_KERNELS(float);
 TRIB_REGISTER_KERNELS(double);
 #undef TRIB_REGISTER_KERNELS

@@ -62,6 +62,12 @@ def specs():
 
 
 oracle_vars.add_slot_cases(cases, specs(), rng)
+# TensorFlow's half kernels too (bfloat16 is registered as well, but numpy
+# has no bfloat16 to feed).
+# AdagradDA and the proximal optimizers have no half kernels in TensorFlow.
+oracle_vars.add_slot_cases(
+    cases, [s for s in specs() if not s[0].startswith(("adagrad_da", "proximal"))],
+    rng, dtypes=(np.float16,))
 
 # ---- Errors: TensorFlow's codes, and the names and shapes in the message ----
 

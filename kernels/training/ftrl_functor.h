@@ -51,7 +51,8 @@ struct ApplyFtrl {
     const T shrink2 = p.l2_shrinkage ? T(2) * *p.l2_shrinkage : T(0);
     const bool has_shrink = p.l2_shrinkage != nullptr;
     auto pw = [=](T x) {
-      return sqrt_power ? T(std::sqrt(x)) : T(std::pow(x, neg_power));
+      return sqrt_power ? T(Eigen::numext::sqrt(x))
+                        : T(Eigen::numext::pow(x, neg_power));
     };
     auto shard = [=](Eigen::Index begin, Eigen::Index end) {
       for (Eigen::Index i = begin; i < end; ++i) {
@@ -74,8 +75,9 @@ struct ApplyFtrl {
         }
         const T sign = lin > T(0) ? T(1) : (lin < T(0) ? T(-1) : T(0));
         linear_ptr[i] = lin;
-        var_ptr[i] =
-            std::abs(lin) > threshold ? (threshold * sign - lin) / y : T(0);
+        var_ptr[i] = Eigen::numext::abs(lin) > threshold
+                         ? (threshold * sign - lin) / y
+                         : T(0);
         accum_ptr[i] = na;
       }
     };

@@ -81,13 +81,19 @@ def make_fn(op_name, slot_names, scalar_names, attrs, kind_cls, dt, locking,
     return fn
 
 
-def add_slot_cases(cases, specs, rng):
+# (rtol, atol) per dtype. The updates divide by square roots and powers:
+# float32 may drift by a few ulps over the steps, half by a few of its ulps.
+SLOT_TOLERANCES = {np.float16: (2e-3, 2e-3), np.float32: (1e-5, 1e-6),
+                   np.float64: (1e-12, 1e-12)}
+
+
+def add_slot_cases(cases, specs, rng, dtypes=(np.float32, np.float64)):
     """For each spec (name, op, slots as (input, init fn), scalars as (input,
     value), attrs[, grad input name]): cases over float32/float64, ref and
     resource variables (resource only where TensorFlow has no ref form),
     scalar, vector and matrix shapes."""
     specs = list(specs)
-    for dt in (np.float32, np.float64):
+    for dt in dtypes:
         dname = np.dtype(dt).name
         for kind_cls in (RefVars, ResourceVars):
             prefix = "resource_" if kind_cls.resource else ""
@@ -114,7 +120,5 @@ def add_slot_cases(cases, specs, rng):
                                # np.int64 etc. keep their type.
                                *[v if isinstance(v, np.generic) else dt(v)
                                  for _, v in scalars]],
-                              # Divides by square roots and powers: float32
-                              # may drift by a few ulps over the steps.
-                              rtol=1e-5 if dt == np.float32 else 1e-12,
-                              atol=1e-6 if dt == np.float32 else 1e-12)
+                              rtol=SLOT_TOLERANCES[dt][0],
+                              atol=SLOT_TOLERANCES[dt][1])
