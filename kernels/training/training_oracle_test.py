@@ -15,6 +15,7 @@ sys.path.insert(0, "kernels/training")
 import numpy as np  # noqa: E402
 import tf_oracle  # noqa: E402
 from tf_oracle import tf  # noqa: E402
+import oracle_vars  # noqa: E402
 from oracle_vars import STEPS, RefVars, ResourceVars, run_steps  # noqa: E402
 
 raw = tf.raw_ops
@@ -32,7 +33,7 @@ def shape_cases():
     return [(), (5,), (3, 4)]
 
 
-for dt in (np.float32, np.float64):
+for dt in (np.float16, np.float32, np.float64):
     dname = np.dtype(dt).name
     for kind_cls in (RefVars, ResourceVars):
         prefix = "resource_" if kind_cls.resource else ""
@@ -109,10 +110,11 @@ for dt in (np.float32, np.float64):
                     cases.add(f"{prefix}adam_{dname}_{sname}{nest}{lock}", adam,
                               [tf_oracle.Const(init), *grads, dt(0.01), dt(0.9),
                                dt(0.999), dt(1e-7)],
-                              # float32 steps of size ~lr through a divide by
-                              # sqrt(v): a few ulps of drift are legitimate.
-                              rtol=1e-5 if dt == np.float32 else 1e-12,
-                              atol=1e-6 if dt == np.float32 else 1e-12)
+                              # Steps of size ~lr through a divide by sqrt(v):
+                              # a few ulps of drift (float32, half) are
+                              # legitimate.
+                              rtol=oracle_vars.SLOT_TOLERANCES[dt][0],
+                              atol=oracle_vars.SLOT_TOLERANCES[dt][1])
 
 # ---- A larger tensor: exercises the sharded (multi-threaded) paths ----
 big = rng.randn(257, 129).astype(np.float32)
