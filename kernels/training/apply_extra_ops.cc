@@ -49,6 +49,12 @@ struct ProximalAdagradRule {
                                            "l1 regularization strength",
                                            "l2 regularization strength",
                                            "grad"};
+  // TensorFlow checks ProximalAdagrad's values (lr > 0, l1, l2 >= 0), unlike
+  // ProximalGradientDescent's.
+  static constexpr ScalarRange kRanges[] = {
+      ScalarRange::kAny,         ScalarRange::kAny,
+      ScalarRange::kPositive,    ScalarRange::kNonNegative,
+      ScalarRange::kNonNegative, ScalarRange::kAny};
   static constexpr bool kHasNesterov = false;
   static constexpr int kInt64Input = -1;
   static void Apply(const Device& d, typename TTypes<T>::Flat* v, const T* s,

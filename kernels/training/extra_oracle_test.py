@@ -109,6 +109,26 @@ cases.add("proximal_gd_delta_wrong_shape", proximal_gd_bad,
           expect_code=INVALID_ARGUMENT, message_contains=["delta", "[2]", "[3]"])
 
 
+def proximal_adagrad_bad(lr, l1, l2):
+    (v, a), assigns = two_vars(RefVars, np.float32, [(2,), (2,)])
+    with deps(assigns):
+        return raw.ApplyProximalAdagrad(var=v, accum=a, lr=lr, l1=l1, l2=l2,
+                                        grad=np.ones(2, np.float32))
+
+
+# ProximalAdagrad checks its hyperparameters' values too, in one message.
+for tag, args, words in [
+        ("lr_not_scalar", [np.ones(2), 0, 0], ["lr is not a positive scalar: [2]"]),
+        ("lr_zero", [0, 0, 0], ["lr is not a positive scalar: []"]),
+        ("l1_negative", [0.1, -1, 0],
+         ["l1 regularization strength is not a non-negative scalar: []"]),
+        ("l2_not_scalar", [0.1, 0, np.ones(2)],
+         ["l2 regularization strength is not a non-negative scalar: [2]"])]:
+    cases.add(f"proximal_adagrad_{tag}", proximal_adagrad_bad,
+              [np.asarray(a, np.float32) for a in args],
+              expect_code=INVALID_ARGUMENT, message_contains=words)
+
+
 def keras_momentum_bad(grad, momentum):
     (v, a), assigns = two_vars(ResourceVars, np.float32, [(2,), (2,)])
     with deps(assigns):

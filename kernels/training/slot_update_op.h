@@ -15,6 +15,10 @@
 //     // An int64 scalar input (AdagradDA's global_step), converted to T in
 //     // `scalars`; -1 for none.
 //     static constexpr int kInt64Input;
+//     // Optional, per input: a range the scalar's value must be in; the
+//     // message then reads "<what> is not a positive scalar: <shape>" (or
+//     // non-negative), for a bad shape or value alike, as TensorFlow's.
+//     static constexpr ScalarRange kRanges[kNumInputs];
 //     // vars[0] is var; scalars indexed by input number.
 //     static void Apply(const Eigen::ThreadPoolDevice&,
 //                       typename TTypes<T>::Flat* vars, const T* scalars,
@@ -26,12 +30,49 @@
 // in input order, then "var and <slot> do not have the same shape...".
 
 #include <array>
+#include <type_traits>
 
+#include "absl/status/status.h"
+#include "common/framework/status.h"
+#include "common/framework/tensor_shape.h"
 #include "common/kernel/op_kernel.h"
 #include "kernels/training/training_op_helpers.h"
 #include "kernels/training/training_op_util.h"
 
 namespace tributary {
+
+enum class ScalarRange { kAny, kPositive, kNonNegative };
+
+namespace slot_update_internal {
+
+template <typename Rule, typename = void>
+struct Ranges {
+  static constexpr ScalarRange Get(int) { return ScalarRange::kAny; }
+};
+template <typename Rule>
+struct Ranges<Rule, std::void_t<decltype(Rule::kRanges)>> {
+  static constexpr ScalarRange Get(int i) { return Rule::kRanges[i]; }
+};
+
+// TensorFlow's check of one scalar hyperparameter (T, or int64 for
+// AdagradDA's global_step, which has no range).
+template <typename T>
+absl::Status CheckHyperparameter(const Tensor& t, const char* what,
+                                 ScalarRange range) {
+  if (range == ScalarRange::kAny) return CheckScalar(t, what);
+  const bool scalar = TensorShapeUtils::IsScalar(t.shape());
+  const bool in_range =
+      scalar && (range == ScalarRange::kPositive ? t.scalar<T>()() > T(0)
+                                                 : t.scalar<T>()() >= T(0));
+  if (in_range) return absl::OkStatus();
+  return errors::InvalidArgument(what,
+                                 range == ScalarRange::kPositive
+                                     ? " is not a positive scalar: "
+                                     : " is not a non-negative scalar: ",
+                                 t.shape().DebugString());
+}
+
+}  // namespace slot_update_internal
 
 template <typename T, typename Rule>
 class SlotUpdateOp : public OpKernel {
@@ -67,7 +108,9 @@ class SlotUpdateOp : public OpKernel {
     for (int i = Rule::kNumVars; i < Rule::kNumInputs; ++i) {
       if (i == Rule::kGradInput) continue;
       const Tensor& t = ctx->input(i);
-      OP_REQUIRES_OK(ctx, CheckScalar(t, Rule::kNames[i]));
+      OP_REQUIRES_OK(ctx, slot_update_internal::CheckHyperparameter<T>(
+                              t, Rule::kNames[i],
+                              slot_update_internal::Ranges<Rule>::Get(i)));
       scalars[i] = i == Rule::kInt64Input
                        ? static_cast<T>(t.scalar<int64_t>()())
                        : t.scalar<T>()();
