@@ -47,6 +47,8 @@ class ApplyRMSPropOp : public OpKernel {
     OP_REQUIRES_OK(ctx, CheckSameShape(var, "var", mom, "mom"));
     OP_REQUIRES_OK(ctx, CheckSameShape(var, "var", grad, "grad"));
 
+    // A Flat has no empty state; the plain form passes nullptr, so the ms
+    // view here is a placeholder that is never read.
     typename TTypes<T>::Flat mg_flat = kCentered ? mg.flat<T>() : ms.flat<T>();
     functor::ApplyRMSProp<T>()(
         ctx->eigen_cpu_device(), var.flat<T>(), kCentered ? &mg_flat : nullptr,
