@@ -68,6 +68,9 @@ class ApplyAdamOp : public OpKernel {
       Name("ResourceApplyAdam").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       ApplyAdamOp<T>)
 
+// TensorFlow registers the CPU kernels for half and bfloat16 too.
+TRIB_REGISTER_KERNELS(half);
+TRIB_REGISTER_KERNELS(bfloat16);
 TRIB_REGISTER_KERNELS(float);
 TRIB_REGISTER_KERNELS(double);
 #undef TRIB_REGISTER_KERNELS

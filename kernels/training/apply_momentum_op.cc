@@ -54,6 +54,9 @@ class ApplyMomentumOp : public OpKernel {
                               .TypeConstraint<T>("T"),                 \
                           ApplyMomentumOp<T>)
 
+// TensorFlow registers the CPU kernels for half and bfloat16 too.
+TRIB_REGISTER_KERNELS(half);
+TRIB_REGISTER_KERNELS(bfloat16);
 TRIB_REGISTER_KERNELS(float);
 TRIB_REGISTER_KERNELS(double);
 #undef TRIB_REGISTER_KERNELS

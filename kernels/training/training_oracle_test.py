@@ -10,10 +10,13 @@ runs the same GraphDef with a fresh ResourceMgr per case.
 import sys
 
 sys.path.insert(0, "kernels/testing")  # cwd is the runfiles root
+sys.path.insert(0, "kernels/training")
 
 import numpy as np  # noqa: E402
 import tf_oracle  # noqa: E402
 from tf_oracle import tf  # noqa: E402
+import oracle_vars  # noqa: E402
+from oracle_vars import STEPS, RefVars, ResourceVars, run_steps  # noqa: E402
 
 raw = tf.raw_ops
 deps = tf.control_dependencies
@@ -22,63 +25,15 @@ INVALID_ARGUMENT = 3
 FAILED_PRECONDITION = 9
 INTERNAL = 13
 
-STEPS = 3  # Each case takes one fed gradient per step (g0, g1, g2).
 rng = np.random.RandomState(42)
 cases = tf_oracle.Cases()
-
-
-class RefVars:
-    """TF1 reference variables named by shared_name."""
-
-    resource = False
-
-    def __init__(self, dtype):
-        self.dtype = tf.as_dtype(dtype)
-
-    def make(self, name, init):
-        v = raw.VariableV2(shape=init.shape, dtype=self.dtype, shared_name=name)
-        return v, raw.Assign(ref=v, value=init)
-
-    def read(self, name, shape):
-        return raw.VariableV2(shape=shape, dtype=self.dtype, shared_name=name)
-
-
-class ResourceVars:
-    resource = True
-
-    def __init__(self, dtype):
-        self.dtype = tf.as_dtype(dtype)
-
-    def make(self, name, init):
-        h = raw.VarHandleOp(dtype=self.dtype, shape=init.shape, shared_name=name)
-        return h, raw.AssignVariableOp(resource=h, value=init)
-
-    def read(self, name, shape):
-        h = raw.VarHandleOp(dtype=self.dtype, shape=shape, shared_name=name)
-        return raw.ReadVariableOp(resource=h, dtype=self.dtype)
-
-
-def run_steps(kind, inits, step_fn):
-    """Makes variables from `inits` (name -> array), runs `step_fn(vars, i)`
-    STEPS times in order, then reads every variable back."""
-    handles, assigns = {}, []
-    for name, init in inits.items():
-        h, a = kind.make(name, init)
-        handles[name] = h
-        assigns.append(a)
-    last = assigns
-    for i in range(STEPS):
-        with deps(last):
-            last = [step_fn(handles, i)]
-    with deps(last):
-        return [kind.read(name, init.shape) for name, init in inits.items()]
 
 
 def shape_cases():
     return [(), (5,), (3, 4)]
 
 
-for dt in (np.float32, np.float64):
+for dt in (np.float16, np.float32, np.float64):
     dname = np.dtype(dt).name
     for kind_cls in (RefVars, ResourceVars):
         prefix = "resource_" if kind_cls.resource else ""
@@ -155,10 +110,11 @@ for dt in (np.float32, np.float64):
                     cases.add(f"{prefix}adam_{dname}_{sname}{nest}{lock}", adam,
                               [tf_oracle.Const(init), *grads, dt(0.01), dt(0.9),
                                dt(0.999), dt(1e-7)],
-                              # float32 steps of size ~lr through a divide by
-                              # sqrt(v): a few ulps of drift are legitimate.
-                              rtol=1e-5 if dt == np.float32 else 1e-12,
-                              atol=1e-6 if dt == np.float32 else 1e-12)
+                              # Steps of size ~lr through a divide by sqrt(v):
+                              # a few ulps of drift (float32, half) are
+                              # legitimate.
+                              rtol=oracle_vars.SLOT_TOLERANCES[dt][0],
+                              atol=oracle_vars.SLOT_TOLERANCES[dt][1])
 
 # ---- A larger tensor: exercises the sharded (multi-threaded) paths ----
 big = rng.randn(257, 129).astype(np.float32)
