@@ -411,6 +411,53 @@ add_error("tile_matrix_multiples", lambda x, m: raw.Tile(input=x, multiples=m),
           [vals(np.float32, (2, 3)), i32([[1, 1]])],
           "Expected multiples to be 1-D, but got shape [1,2]")
 
+# --- Pad, PadV2 ----------------------------------------------------------------------
+
+def pad(x, p):
+    return raw.Pad(input=x, paddings=p)
+
+
+def pad_v2(x, p, c):
+    return raw.PadV2(input=x, paddings=p, constant_values=c)
+
+
+for n, dt in MOVABLE.items():
+    add(f"pad_{n}", pad, [vals(dt, (2, 3)), i32([[1, 0], [2, 1]])])
+    add(f"padv2_{n}", pad_v2,
+        [vals(dt, (2, 3)), i64([[0, 2], [1, 1]]), vals(dt, (), start=7)])
+add("pad_4d_nhwc", pad, [vals(np.float32, (2, 3, 4, 5)),
+                         i32([[0, 0], [1, 2], [3, 1], [0, 0]])])
+add("pad_last_dim_only", pad, [vals(np.int64, (3, 4)), i64([[0, 0], [2, 3]])])
+add("pad_identity", pad, [vals(np.float32, (2, 3)), i32([[0, 0], [0, 0]])])
+add("pad_scalar", pad, [np.float32(3), np.zeros((0, 2), np.int32)])
+add("pad_empty_input", pad, [np.zeros((0, 3), np.float32),
+                             i32([[1, 1], [0, 1]])])
+add("pad_1d", pad, [vals(np.float64, (5,)), i32([[3, 4]])])
+add("pad_large", pad, [vals(np.float32, (64, 33, 17)),
+                       i32([[1, 2], [3, 0], [5, 7]])])
+add("padv2_nan", pad_v2, [vals(np.float32, (2, 2)), i32([[1, 1], [1, 1]]),
+                          np.float32(np.nan)])
+add_error("pad_paddings_not_matrix", pad,
+          [vals(np.float32, (2, 3)), i32([1, 1])],
+          "paddings must be a matrix with 2 columns: [2]")
+add_error("pad_paddings_three_columns", pad,
+          [vals(np.float32, (2, 3)), i32([[1, 1, 1], [1, 1, 1]])],
+          "paddings must be a matrix with 2 columns: [2,3]")
+add_error("pad_paddings_wrong_rank", pad,
+          [vals(np.float32, (2, 3)), i32([[1, 1]])],
+          "The first dimension of paddings must be the rank of inputs[1,2] "
+          "[2,3]")
+add_error("pad_negative", pad,
+          [vals(np.float32, (2, 3)), i32([[1, -1], [0, 0]])],
+          "Paddings must be non-negative: 1 -1")
+add_error("padv2_constant_not_scalar", pad_v2,
+          [vals(np.float32, (2, 3)), i32([[1, 1], [0, 0]]),
+           np.array([1, 2], np.float32)],
+          "constant_values must be a scalar. Found: [2]")
+cases.add("pad_rank_9", pad,
+          [np.ones([1] * 9, np.float32), np.zeros((9, 2), np.int32)],
+          message_contains=["inputs rank not in [0,8]: 9"], expect_code=12)
+
 # --- Slice ------------------------------------------------------------------------
 
 for n, dt in MOVABLE.items():

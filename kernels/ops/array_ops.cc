@@ -185,6 +185,23 @@ REGISTER_OP("Tile")
     .Attr("T: type")
     .Attr("Tmultiples: {int32, int64} = DT_INT32");
 
+// Pads with zeros (Pad) or a scalar (PadV2); paddings is a [rank, 2] matrix
+// of (before, after) counts.
+REGISTER_OP("Pad")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32");
+
+REGISTER_OP("PadV2")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Input("constant_values: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32");
+
 // `Index` has no default here (unlike most index attrs) in TensorFlow either.
 REGISTER_OP("Slice")
     .Input("input: T")
