@@ -44,7 +44,7 @@ const std::vector<std::string>& RequiredOps() {
       "Select", "SelectV2", "Cast", "MatMul", "Sum", "Mean", "Max", "Min",
       "Prod", "ArgMax", "ArgMin", "Range",
       // NN.
-      "BiasAdd", "BiasAddGrad", "Relu", "ReluGrad", "Softmax", "LogSoftmax",
+      "BiasAdd", "BiasAddGrad", "Relu", "ReluGrad", "Relu6", "Relu6Grad", "Softmax", "LogSoftmax",
       "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
       "TanhGrad", "SigmoidGrad", "Conv2D", "MaxPool", "AvgPool",
       "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPoolGrad",
