@@ -39,7 +39,7 @@ const std::vector<std::string>& RequiredOps() {
       // Math.
       "Add", "AddV2", "AddN", "Sub", "Mul", "RealDiv", "Div", "FloorDiv", "FloorMod", "GatherV2",
       "Maximum", "Minimum", "Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp",
-      "Log", "Tanh", "Sigmoid", "Pow", "Equal", "NotEqual", "Less", "Greater",
+      "Log", "Tanh", "Sigmoid", "Pow", "SquaredDifference", "Erf", "Erfc", "Equal", "NotEqual", "Less", "Greater",
       "LessEqual", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalNot",
       "Select", "SelectV2", "Cast", "MatMul", "Sum", "Mean", "Max", "Min",
       "Prod", "ArgMax", "ArgMin", "Range",
@@ -397,7 +397,8 @@ TEST(OpsTest, OpFlags) {
                                           "TruncatedNormal",
                                           "RandomUniformInt"};
   const std::set<std::string> commutative = {
-      "AddV2", "AddN", "Mul", "Equal", "NotEqual", "LogicalAnd", "LogicalOr"};
+      "AddV2",      "AddN",      "Mul",      "Equal",
+      "NotEqual",   "LogicalAnd", "LogicalOr", "SquaredDifference"};
   const std::set<std::string> aggregate = {"AddV2", "AddN"};
   const std::set<std::string> uninitialized_ok = {"Assign", "RefSwitch",
                                                   "IsVariableInitialized"};
