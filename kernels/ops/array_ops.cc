@@ -202,6 +202,24 @@ REGISTER_OP("PadV2")
     .Attr("T: type")
     .Attr("Tpaddings: {int32, int64} = DT_INT32");
 
+// num_split equal pieces along split_dim (which comes first, unlike SplitV).
+REGISTER_OP("Split")
+    .Input("split_dim: int32")
+    .Input("value: T")
+    .Output("output: num_split * T")
+    .Attr("num_split: int >= 1")
+    .Attr("T: type");
+
+// Pieces of size_splits[i] along split_dim; one size may be -1 (the rest).
+REGISTER_OP("SplitV")
+    .Input("value: T")
+    .Input("size_splits: Tlen")
+    .Input("split_dim: int32")
+    .Output("output: num_split * T")
+    .Attr("num_split: int >= 1")
+    .Attr("T: type")
+    .Attr("Tlen: {int8, int32, int64} = DT_INT64");
+
 // `Index` has no default here (unlike most index attrs) in TensorFlow either.
 REGISTER_OP("Slice")
     .Input("input: T")
