@@ -458,6 +458,53 @@ cases.add("pad_rank_9", pad,
           [np.ones([1] * 9, np.float32), np.zeros((9, 2), np.int32)],
           message_contains=["inputs rank not in [0,8]: 9"], expect_code=12)
 
+# --- MirrorPad -------------------------------------------------------------------------
+
+def mirror_pad(mode):
+    return lambda x, p: raw.MirrorPad(input=x, paddings=p, mode=mode)
+
+
+for n, dt in MOVABLE.items():
+    add(f"mirror_pad_reflect_{n}", mirror_pad("REFLECT"),
+        [vals(dt, (3, 4)), i32([[2, 1], [3, 2]])])
+    add(f"mirror_pad_symmetric_{n}", mirror_pad("SYMMETRIC"),
+        [vals(dt, (3, 4)), i64([[3, 0], [1, 4]])])
+add("mirror_pad_reflect_4d", mirror_pad("REFLECT"),
+    [vals(np.float32, (2, 4, 5, 3)), i32([[0, 0], [2, 3], [4, 1], [0, 0]])])
+add("mirror_pad_symmetric_1d", mirror_pad("SYMMETRIC"),
+    [vals(np.float64, (3,)), i32([[3, 2]])])
+add("mirror_pad_reflect_5d", mirror_pad("REFLECT"),
+    [vals(np.int32, (2, 3, 2, 3, 2)), i32([[1, 0], [0, 2], [1, 1], [2, 0],
+                                          [0, 1]])])
+add("mirror_pad_identity", mirror_pad("REFLECT"),
+    [vals(np.float32, (2, 3)), i32([[0, 0], [0, 0]])])
+add("mirror_pad_scalar", mirror_pad("SYMMETRIC"),
+    [np.float32(3), np.zeros((0, 2), np.int32)])
+add("mirror_pad_empty_dim", mirror_pad("SYMMETRIC"),
+    [np.zeros((0, 3), np.float32), i32([[0, 0], [1, 2]])])
+add("mirror_pad_large", mirror_pad("REFLECT"),
+    [vals(np.float32, (40, 33, 17)), i32([[1, 2], [3, 0], [5, 7]])])
+add_error("mirror_pad_reflect_too_big", mirror_pad("REFLECT"),
+          [vals(np.float32, (2, 3)), i32([[2, 1], [2, 2]])],
+          "paddings must be less than the dimension size: 2, 1 not less than 2")
+add_error("mirror_pad_symmetric_too_big", mirror_pad("SYMMETRIC"),
+          [vals(np.float32, (2, 3)), i32([[3, 2], [3, 3]])],
+          "paddings must be no greater than the dimension size: 3, 2 greater "
+          "than 2")
+add_error("mirror_pad_negative", mirror_pad("REFLECT"),
+          [vals(np.float32, (2, 3)), i32([[-1, 0], [0, 0]])],
+          "paddings must be non-negative: -1 0")
+add_error("mirror_pad_wrong_rank", mirror_pad("REFLECT"),
+          [vals(np.float32, (2, 3)), i32([[1, 1]])],
+          "The first dimension of paddings must be the rank of inputs[1,2], "
+          "[2,3]")
+add_error("mirror_pad_not_matrix", mirror_pad("SYMMETRIC"),
+          [vals(np.float32, (2, 3)), i32([1, 1])],
+          "paddings must be a matrix with 2 columns: [2]")
+cases.add("mirror_pad_rank_6", mirror_pad("REFLECT"),
+          [np.ones([1] * 6, np.float32), np.zeros((6, 2), np.int32)],
+          message_contains=["inputs rank not in [0,5]: 6"], expect_code=12)
+
 # --- Split, SplitV --------------------------------------------------------------------
 
 def split(n):

@@ -202,6 +202,16 @@ REGISTER_OP("PadV2")
     .Attr("T: type")
     .Attr("Tpaddings: {int32, int64} = DT_INT32");
 
+// Pads with the input mirrored at each edge, without (REFLECT) or with
+// (SYMMETRIC) the edge element itself.
+REGISTER_OP("MirrorPad")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}");
+
 // num_split equal pieces along split_dim (which comes first, unlike SplitV).
 REGISTER_OP("Split")
     .Input("split_dim: int32")

@@ -54,7 +54,7 @@ const std::vector<std::string>& RequiredOps() {
       "Reshape", "Shape", "ShapeN", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
       "ExpandDims", "Squeeze", "ConcatV2", "Pack", "Unpack", "Transpose",
       "Tile", "Slice", "StridedSlice", "BroadcastGradientArgs", "BroadcastTo",
-      "Pad", "PadV2", "Split", "SplitV",
+      "Pad", "PadV2", "MirrorPad", "Split", "SplitV",
       // Variables.
       "VariableV2", "Variable", "Assign", "AssignAdd", "AssignSub",
       "IsVariableInitialized", "VarHandleOp", "ReadVariableOp",
