@@ -411,6 +411,171 @@ add_error("tile_matrix_multiples", lambda x, m: raw.Tile(input=x, multiples=m),
           [vals(np.float32, (2, 3)), i32([[1, 1]])],
           "Expected multiples to be 1-D, but got shape [1,2]")
 
+# --- Pad, PadV2 ----------------------------------------------------------------------
+
+def pad(x, p):
+    return raw.Pad(input=x, paddings=p)
+
+
+def pad_v2(x, p, c):
+    return raw.PadV2(input=x, paddings=p, constant_values=c)
+
+
+for n, dt in MOVABLE.items():
+    add(f"pad_{n}", pad, [vals(dt, (2, 3)), i32([[1, 0], [2, 1]])])
+    add(f"padv2_{n}", pad_v2,
+        [vals(dt, (2, 3)), i64([[0, 2], [1, 1]]), vals(dt, (), start=7)])
+add("pad_4d_nhwc", pad, [vals(np.float32, (2, 3, 4, 5)),
+                         i32([[0, 0], [1, 2], [3, 1], [0, 0]])])
+add("pad_last_dim_only", pad, [vals(np.int64, (3, 4)), i64([[0, 0], [2, 3]])])
+add("pad_identity", pad, [vals(np.float32, (2, 3)), i32([[0, 0], [0, 0]])])
+add("pad_scalar", pad, [np.float32(3), np.zeros((0, 2), np.int32)])
+add("pad_empty_input", pad, [np.zeros((0, 3), np.float32),
+                             i32([[1, 1], [0, 1]])])
+add("pad_1d", pad, [vals(np.float64, (5,)), i32([[3, 4]])])
+add("pad_large", pad, [vals(np.float32, (64, 33, 17)),
+                       i32([[1, 2], [3, 0], [5, 7]])])
+add("padv2_nan", pad_v2, [vals(np.float32, (2, 2)), i32([[1, 1], [1, 1]]),
+                          np.float32(np.nan)])
+add_error("pad_paddings_not_matrix", pad,
+          [vals(np.float32, (2, 3)), i32([1, 1])],
+          "paddings must be a matrix with 2 columns: [2]")
+add_error("pad_paddings_three_columns", pad,
+          [vals(np.float32, (2, 3)), i32([[1, 1, 1], [1, 1, 1]])],
+          "paddings must be a matrix with 2 columns: [2,3]")
+add_error("pad_paddings_wrong_rank", pad,
+          [vals(np.float32, (2, 3)), i32([[1, 1]])],
+          "The first dimension of paddings must be the rank of inputs[1,2] "
+          "[2,3]")
+add_error("pad_negative", pad,
+          [vals(np.float32, (2, 3)), i32([[1, -1], [0, 0]])],
+          "Paddings must be non-negative: 1 -1")
+add_error("padv2_constant_not_scalar", pad_v2,
+          [vals(np.float32, (2, 3)), i32([[1, 1], [0, 0]]),
+           np.array([1, 2], np.float32)],
+          "constant_values must be a scalar. Found: [2]")
+cases.add("pad_rank_9", pad,
+          [np.ones([1] * 9, np.float32), np.zeros((9, 2), np.int32)],
+          message_contains=["inputs rank not in [0,8]: 9"], expect_code=12)
+
+# --- MirrorPad -------------------------------------------------------------------------
+
+def mirror_pad(mode):
+    return lambda x, p: raw.MirrorPad(input=x, paddings=p, mode=mode)
+
+
+for n, dt in MOVABLE.items():
+    add(f"mirror_pad_reflect_{n}", mirror_pad("REFLECT"),
+        [vals(dt, (3, 4)), i32([[2, 1], [3, 2]])])
+    add(f"mirror_pad_symmetric_{n}", mirror_pad("SYMMETRIC"),
+        [vals(dt, (3, 4)), i64([[3, 0], [1, 4]])])
+add("mirror_pad_reflect_4d", mirror_pad("REFLECT"),
+    [vals(np.float32, (2, 4, 5, 3)), i32([[0, 0], [2, 3], [4, 1], [0, 0]])])
+add("mirror_pad_symmetric_1d", mirror_pad("SYMMETRIC"),
+    [vals(np.float64, (3,)), i32([[3, 2]])])
+add("mirror_pad_reflect_5d", mirror_pad("REFLECT"),
+    [vals(np.int32, (2, 3, 2, 3, 2)), i32([[1, 0], [0, 2], [1, 1], [2, 0],
+                                          [0, 1]])])
+add("mirror_pad_identity", mirror_pad("REFLECT"),
+    [vals(np.float32, (2, 3)), i32([[0, 0], [0, 0]])])
+add("mirror_pad_scalar", mirror_pad("SYMMETRIC"),
+    [np.float32(3), np.zeros((0, 2), np.int32)])
+add("mirror_pad_empty_dim", mirror_pad("SYMMETRIC"),
+    [np.zeros((0, 3), np.float32), i32([[0, 0], [1, 2]])])
+add("mirror_pad_large", mirror_pad("REFLECT"),
+    [vals(np.float32, (40, 33, 17)), i32([[1, 2], [3, 0], [5, 7]])])
+add_error("mirror_pad_reflect_too_big", mirror_pad("REFLECT"),
+          [vals(np.float32, (2, 3)), i32([[2, 1], [2, 2]])],
+          "paddings must be less than the dimension size: 2, 1 not less than 2")
+add_error("mirror_pad_symmetric_too_big", mirror_pad("SYMMETRIC"),
+          [vals(np.float32, (2, 3)), i32([[3, 2], [3, 3]])],
+          "paddings must be no greater than the dimension size: 3, 2 greater "
+          "than 2")
+add_error("mirror_pad_negative", mirror_pad("REFLECT"),
+          [vals(np.float32, (2, 3)), i32([[-1, 0], [0, 0]])],
+          "paddings must be non-negative: -1 0")
+add_error("mirror_pad_wrong_rank", mirror_pad("REFLECT"),
+          [vals(np.float32, (2, 3)), i32([[1, 1]])],
+          "The first dimension of paddings must be the rank of inputs[1,2], "
+          "[2,3]")
+add_error("mirror_pad_not_matrix", mirror_pad("SYMMETRIC"),
+          [vals(np.float32, (2, 3)), i32([1, 1])],
+          "paddings must be a matrix with 2 columns: [2]")
+cases.add("mirror_pad_rank_6", mirror_pad("REFLECT"),
+          [np.ones([1] * 6, np.float32), np.zeros((6, 2), np.int32)],
+          message_contains=["inputs rank not in [0,5]: 6"], expect_code=12)
+
+# --- Split, SplitV --------------------------------------------------------------------
+
+def split(n):
+    return lambda d, x: raw.Split(axis=d, value=x, num_split=n)
+
+
+def split_v(n):
+    return lambda x, s, d: raw.SplitV(value=x, size_splits=s, axis=d,
+                                      num_split=n)
+
+
+for n, dt in MOVABLE.items():
+    add(f"split_{n}", split(3), [i32(1), vals(dt, (4, 6))])
+    add(f"splitv_{n}", split_v(3), [vals(dt, (4, 6)), i64([1, 2, 3]), i32(1)])
+add("split_axis0", split(2), [i32(0), vals(np.float32, (4, 3))])
+add("split_negative_axis", split(2), [i32(-1), vals(np.float32, (2, 3, 4))])
+add("split_middle_axis", split(3), [i32(1), vals(np.float64, (2, 3, 4))])
+add("split_one_piece", split(1), [i32(0), vals(np.float32, (2, 3))])
+add("split_empty_pieces", split(2), [i32(1), np.zeros((3, 0), np.float32)])
+add("split_large", split(4), [i32(1), vals(np.float32, (64, 128, 3))])
+add("splitv_inferred", split_v(3), [vals(np.float32, (4, 6)), i32([1, -1, 3]),
+                                    i32(1)])
+add("splitv_zero_size", split_v(3), [vals(np.float32, (5, 2)),
+                                     i64([2, 0, 3]), i32(-2)])
+add("splitv_int8_sizes", split_v(2), [vals(np.int32, (2, 5)),
+                                      np.array([3, 2], np.int8), i32(1)])
+add("splitv_vector_split_dim", split_v(3), [vals(np.float32, (4, 6)),
+                                            i64([1, 2, 3]), i32([1])])
+add("splitv_one_piece", split_v(1), [vals(np.float32, (4, 6)), i64([6]),
+                                     i32(1)])
+add_error("splitv_one_piece_inferred", split_v(1),
+          [vals(np.float32, (4, 6)), i64([-1]), i32(0)],
+          "If there is only one output, it must have the same size as the "
+          "input. Input size: 4 output size: -1")
+add_error("split_axis_too_big", split(3), [i32(2), vals(np.float32, (4, 6))],
+          "-input rank(-2) <= split_dim < input rank (2), but got 2")
+add_error("split_axis_too_small", split(3), [i32(-3), vals(np.float32, (4, 6))],
+          "-input rank(-2) <= split_dim < input rank (2), but got -3")
+add_error("split_scalar_input", split(2), [i32(0), np.float32(1)],
+          "-input rank(-0) <= split_dim < input rank (0), but got 0")
+add_error("split_uneven", split(4), [i32(1), vals(np.float32, (4, 6))],
+          "Number of ways to split should evenly divide the split dimension, "
+          "but got split_dim 1 (size = 6) and num_split 4")
+add_error("split_uneven_negative_axis", split(4),
+          [i32(-1), vals(np.float32, (4, 6))], "(size = 6) and num_split 4")
+add_error("split_axis_not_scalar", split(3), [i32([1]), vals(np.float32, (4, 6))],
+          "split_dim must be a scalar but has rank 1")
+add_error("splitv_sum_mismatch", split_v(3),
+          [vals(np.float32, (4, 6)), i64([1, 2, 2]), i32(1)],
+          "Determined shape must either match input shape along split_dim "
+          "exactly if fully specified, or be less than the size of the input "
+          "along split_dim if not fully specified.  Got: 5")
+add_error("splitv_inferred_too_big", split_v(3),
+          [vals(np.float32, (4, 6)), i64([1, 6, -1]), i32(1)], "Got: 7")
+add_error("splitv_two_inferred", split_v(3),
+          [vals(np.float32, (4, 6)), i64([1, -1, -1]), i32(1)],
+          "There can only be one -1 in the input.")
+add_error("splitv_negative_size", split_v(3),
+          [vals(np.float32, (4, 6)), i64([1, -2, 7]), i32(1)],
+          "Split size at index 1 must be >= 0. Got: -2")
+add_error("splitv_wrong_count", split_v(3),
+          [vals(np.float32, (4, 6)), i64([1, 2]), i32(1)],
+          "size of the split_tensor must be 1-D and have the same elements as "
+          "outputs got 1 -D and 2 elements")
+add_error("splitv_sizes_matrix", split_v(3),
+          [vals(np.float32, (4, 6)), i64([[1, 2, 3]]), i32(1)],
+          "got 2 -D and 3 elements")
+add_error("splitv_axis_too_big", split_v(3),
+          [vals(np.float32, (4, 6)), i64([1, 2, 3]), i32(2)],
+          "but got 2")
+
 # --- Slice ------------------------------------------------------------------------
 
 for n, dt in MOVABLE.items():

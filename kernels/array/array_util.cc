@@ -22,6 +22,11 @@ std::vector<int64_t> IndexValues(const Tensor& t) {
   const int64_t n = t.NumElements();
   std::vector<int64_t> out(n);
   switch (t.dtype()) {
+    case DT_INT8: {  // SplitV's size_splits.
+      auto v = t.flat<int8_t>();
+      for (int64_t i = 0; i < n; ++i) out[i] = v(i);
+      break;
+    }
     case DT_INT16: {
       auto v = t.flat<int16_t>();
       for (int64_t i = 0; i < n; ++i) out[i] = v(i);

@@ -122,7 +122,8 @@ inline const void* ElementAt(const Tensor& t, int64_t index) {
 
 // ---- Index inputs ----------------------------------------------------------
 
-// The values of an int16/int32/int64 tensor, widened (any shape, row-major).
+// The values of an int8/int16/int32/int64 tensor, widened (any shape,
+// row-major).
 std::vector<int64_t> IndexValues(const Tensor& t);
 // The first value of an int16/int32/int64 tensor with at least one element.
 int64_t FirstIndexValue(const Tensor& t);

@@ -23,7 +23,7 @@ TEST(ArrayRegistrationsTest, EveryDtypeHasAKernel) {
                        "Rank",         "Reshape",      "ExpandDims", "Squeeze",
                        "Fill",         "ZerosLike",    "ConcatV2",   "Pack",
                        "Unpack",       "Transpose",    "Tile",       "Slice",
-                       "StridedSlice", "BroadcastTo"};
+                       "StridedSlice", "BroadcastTo",  "Pad",        "PadV2"};
   const DataType types[] = {DT_FLOAT, DT_DOUBLE, DT_INT32,
                             DT_INT64, DT_BOOL,   DT_STRING};
   for (const char* op : ops) {

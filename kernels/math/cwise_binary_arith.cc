@@ -1,4 +1,4 @@
-// Add, AddV2, Sub, Mul.
+// Add, AddV2, Sub, Mul, SquaredDifference.
 #include "kernels/math/cwise_ops.h"
 
 namespace tributary {
@@ -7,7 +7,8 @@ namespace tributary {
   TRIB_REGISTER_CWISE("Add", BinaryOp, add, T);       \
   TRIB_REGISTER_CWISE("AddV2", BinaryOp, add, T);     \
   TRIB_REGISTER_CWISE("Sub", BinaryOp, sub, T);       \
-  TRIB_REGISTER_CWISE("Mul", BinaryOp, mul, T);
+  TRIB_REGISTER_CWISE("Mul", BinaryOp, mul, T);       \
+  TRIB_REGISTER_CWISE("SquaredDifference", BinaryOp, squared_difference, T);
 
 REGISTER_ARITH(float)
 REGISTER_ARITH(double)

@@ -94,6 +94,14 @@ TYPED_TEST(ArithTest, MaximumMinimum) {
   ExpectTensorEqual<T>(*mn, AsTensor<T>({1, 4, -3}));
 }
 
+TYPED_TEST(ArithTest, SquaredDifferenceBroadcasts) {
+  using T = TypeParam;
+  auto out = RunBinary("SquaredDifference", AsTensor<T>({1, 5, -3, 0}, {2, 2}),
+                       AsTensor<T>({2, -1}, {2}));
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectTensorEqual<T>(*out, AsTensor<T>({1, 36, 25, 1}, {2, 2}));
+}
+
 TYPED_TEST(ArithTest, FloorDivAndModFollowTheDivisorSign) {
   using T = TypeParam;
   Tensor x = AsTensor<T>({7, -7, 7, -7});

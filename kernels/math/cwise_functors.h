@@ -18,6 +18,7 @@
 #include "absl/status/status.h"
 #include "common/framework/status.h"
 #include "unsupported/Eigen/CXX11/Tensor"
+#include "unsupported/Eigen/SpecialFunctions"
 
 namespace tributary {
 namespace functor {
@@ -100,6 +101,21 @@ struct FloorDivReal {
   template <typename Packet>
   Packet packetOp(const Packet& x, const Packet& y) const {
     return Eigen::internal::pfloor(Eigen::internal::pdiv(x, y));
+  }
+};
+
+// (x - y)^2, the difference computed once (TensorFlow's squared_difference;
+// real types only here, so no conjugate).
+template <typename T>
+struct SquaredDifferenceF {
+  T operator()(const T& x, const T& y) const {
+    const T d = x - y;
+    return d * d;
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& x, const Packet& y) const {
+    const Packet d = Eigen::internal::psub(x, y);
+    return Eigen::internal::pmul(d, d);
   }
 };
 
@@ -214,6 +230,8 @@ template <typename T>
 struct minimum
     : Spec<T, Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNaN>> {};
 template <typename T>
+struct squared_difference : Spec<T, SquaredDifferenceF<T>> {};
+template <typename T>
 struct pow : Spec<T, Eigen::internal::scalar_pow_op<T, T>> {};
 template <typename T>
 struct safe_pow : ErrorSpec<T, SafeIntPow<T>> {
@@ -258,6 +276,10 @@ template <typename T>
 struct tanh : Spec<T, Eigen::internal::scalar_tanh_op<T>> {};
 template <typename T>
 struct sigmoid : Spec<T, Eigen::internal::scalar_logistic_op<T>> {};
+template <typename T>
+struct erf : Spec<T, Eigen::internal::scalar_erf_op<T>> {};
+template <typename T>
+struct erfc : Spec<T, Eigen::internal::scalar_erfc_op<T>> {};
 struct logical_not : Spec<bool, LogicalNotF> {};
 
 }  // namespace functor
@@ -280,6 +302,13 @@ struct functor_traits<tributary::functor::FloorDivReal<T>> {
   enum {
     Cost = 2 * NumTraits<T>::MulCost + NumTraits<T>::AddCost,
     PacketAccess = packet_traits<T>::HasDiv && packet_traits<T>::HasRound
+  };
+};
+template <typename T>
+struct functor_traits<tributary::functor::SquaredDifferenceF<T>> {
+  enum {
+    Cost = NumTraits<T>::MulCost + NumTraits<T>::AddCost,
+    PacketAccess = packet_traits<T>::HasSub && packet_traits<T>::HasMul
   };
 };
 template <typename T>

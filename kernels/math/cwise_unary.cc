@@ -1,5 +1,5 @@
-// Neg, Abs, Square (numbers) and Sqrt, Rsqrt, Exp, Log, Tanh, Sigmoid
-// (floating point).
+// Neg, Abs, Square (numbers) and Sqrt, Rsqrt, Exp, Log, Tanh, Sigmoid, Erf,
+// Erfc (floating point).
 #include "kernels/math/cwise_ops.h"
 
 namespace tributary {
@@ -15,7 +15,9 @@ namespace tributary {
   TRIB_REGISTER_CWISE("Exp", UnaryOp, exp, T);         \
   TRIB_REGISTER_CWISE("Log", UnaryOp, log, T);         \
   TRIB_REGISTER_CWISE("Tanh", UnaryOp, tanh, T);       \
-  TRIB_REGISTER_CWISE("Sigmoid", UnaryOp, sigmoid, T);
+  TRIB_REGISTER_CWISE("Sigmoid", UnaryOp, sigmoid, T); \
+  TRIB_REGISTER_CWISE("Erf", UnaryOp, erf, T);         \
+  TRIB_REGISTER_CWISE("Erfc", UnaryOp, erfc, T);
 
 REGISTER_NUMERIC(float)
 REGISTER_NUMERIC(double)

@@ -61,6 +61,8 @@ TYPED_TEST(UnaryFloatTest, Transcendentals) {
       {"Log", [](double v) { return std::log(v); }},
       {"Tanh", [](double v) { return std::tanh(v); }},
       {"Sigmoid", [](double v) { return 1 / (1 + std::exp(-v)); }},
+      {"Erf", [](double v) { return std::erf(v); }},
+      {"Erfc", [](double v) { return std::erfc(v); }},
   };
   for (const Case& c : ops) {
     absl::StatusOr<Tensor> out = RunUnary(c.op, x);

@@ -1,6 +1,6 @@
 """Every nn kernel against live TensorFlow: values and error codes.
 
-Covers BiasAdd, BiasAddGrad, Relu, ReluGrad, TanhGrad, SigmoidGrad, Softmax,
+Covers BiasAdd, BiasAddGrad, Relu, ReluGrad, Relu6, Relu6Grad, TanhGrad, SigmoidGrad, Softmax,
 LogSoftmax, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits,
 Conv2D, MaxPool, AvgPool, FusedBatchNorm{,V2,V3} and FusedBatchNormGrad{,V2,V3} across dtypes, ranks, layouts, paddings, strides
 and dilations, plus the shape and attribute errors TensorFlow reports.
@@ -99,6 +99,32 @@ for dtype in FLOATS:
               [SPECIALS[::-1].astype(dtype), SPECIALS.astype(dtype)])
 cases.add("relu_grad_shape_mismatch",
           lambda g, f: raw.ReluGrad(gradients=g, features=f),
+          [rand((2, 3), np.float32), rand((3, 2), np.float32)],
+          expect_code=INVALID_ARGUMENT, message_contains=["[2,3]", "[3,2]"])
+
+# Relu6: inputs scaled by 3 so both clamps (0 and 6) are hit; the specials
+# add the boundaries themselves, where the gradient is 0.
+SPECIALS6 = np.array([np.nan, -np.inf, np.inf, -1.0, -0.0, 0.0, 2.5, 6.0, 7.5],
+                     np.float32)
+for dtype in REALS:
+    for shape in [(7,), (3, 4), (2, 3, 4), (0, 5)]:
+        suffix = f"{tname(dtype)}_{shape_name(shape)}"
+        cases.add(f"relu6_{suffix}", lambda x: raw.Relu6(features=x),
+                  [(rand(shape, dtype) * 3).astype(dtype)])
+        cases.add(f"relu6_grad_{suffix}",
+                  lambda g, f: raw.Relu6Grad(gradients=g, features=f),
+                  [rand(shape, dtype), (rand(shape, dtype) * 3).astype(dtype)])
+    cases.add(f"relu6_grad_bounds_{tname(dtype)}",
+              lambda g, f: raw.Relu6Grad(gradients=g, features=f),
+              [np.ones((5,), dtype), np.array([-1, 0, 3, 6, 7], dtype)])
+for dtype in FLOATS:
+    cases.add(f"relu6_specials_{tname(dtype)}", lambda x: raw.Relu6(features=x),
+              [SPECIALS6.astype(dtype)])
+    cases.add(f"relu6_grad_specials_{tname(dtype)}",
+              lambda g, f: raw.Relu6Grad(gradients=g, features=f),
+              [SPECIALS6[::-1].astype(dtype), SPECIALS6.astype(dtype)])
+cases.add("relu6_grad_shape_mismatch",
+          lambda g, f: raw.Relu6Grad(gradients=g, features=f),
           [rand((2, 3), np.float32), rand((3, 2), np.float32)],
           expect_code=INVALID_ARGUMENT, message_contains=["[2,3]", "[3,2]"])
 

@@ -1,4 +1,4 @@
-// Relu and ReluGrad, element-wise on the device's thread pool.
+// Relu, Relu6 and their gradients, element-wise on the device's thread pool.
 //
 // Both reuse their input buffer for the output when nobody else holds it
 // (forward_input_or_allocate_output), as TensorFlow does: activations are
@@ -14,7 +14,34 @@
 namespace tributary {
 namespace {
 
+// The forward activations and the masks of their gradients: the gradient
+// passes where the activation is on its identity segment, 0 elsewhere.
 template <typename T>
+struct ReluFunctor {
+  template <typename X>
+  static auto Apply(const X& x) {
+    // cwiseMax keeps NaN (std::max semantics), matching TensorFlow.
+    return x.cwiseMax(static_cast<T>(0));
+  }
+  template <typename X>
+  static auto Mask(const X& x) {
+    return x > static_cast<T>(0);
+  }
+};
+
+template <typename T>
+struct Relu6Functor {
+  template <typename X>
+  static auto Apply(const X& x) {
+    return x.cwiseMax(static_cast<T>(0)).cwiseMin(static_cast<T>(6));
+  }
+  template <typename X>
+  static auto Mask(const X& x) {
+    return (x > static_cast<T>(0)) && (x < static_cast<T>(6));
+  }
+};
+
+template <typename T, typename Functor>
 class ReluOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -24,13 +51,12 @@ class ReluOp : public OpKernel {
     Tensor* output = nullptr;
     OP_REQUIRES_OK(context, context->forward_input_or_allocate_output(
                                 {0}, 0, features.shape(), &output));
-    // cwiseMax keeps NaN (std::max semantics), matching TensorFlow.
     output->flat<T>().device(context->eigen_cpu_device()) =
-        features.flat<T>().cwiseMax(static_cast<T>(0));
+        Functor::Apply(features.flat<T>());
   }
 };
 
-template <typename T>
+template <typename T, typename Functor>
 class ReluGradOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -52,16 +78,23 @@ class ReluGradOp : public OpKernel {
     // NaN even where the unit was off, exactly as in TensorFlow.
     output->flat<T>().device(context->eigen_cpu_device()) =
         gradients.flat<T>() *
-        (features.flat<T>() > static_cast<T>(0)).template cast<T>();
+        Functor::Mask(features.flat<T>()).template cast<T>();
   }
 };
 
-#define REGISTER_RELU_KERNELS(T)                                          \
-  REGISTER_KERNEL_BUILDER(                                                \
-      Name("Relu").Device(DEVICE_CPU).TypeConstraint<T>("T"), ReluOp<T>); \
-  REGISTER_KERNEL_BUILDER(                                                \
-      Name("ReluGrad").Device(DEVICE_CPU).TypeConstraint<T>("T"),         \
-      ReluGradOp<T>)
+#define REGISTER_RELU_KERNELS(T)                                   \
+  REGISTER_KERNEL_BUILDER(                                         \
+      Name("Relu").Device(DEVICE_CPU).TypeConstraint<T>("T"),      \
+      ReluOp<T, ReluFunctor<T>>);                                  \
+  REGISTER_KERNEL_BUILDER(                                         \
+      Name("ReluGrad").Device(DEVICE_CPU).TypeConstraint<T>("T"),  \
+      ReluGradOp<T, ReluFunctor<T>>);                              \
+  REGISTER_KERNEL_BUILDER(                                         \
+      Name("Relu6").Device(DEVICE_CPU).TypeConstraint<T>("T"),     \
+      ReluOp<T, Relu6Functor<T>>);                                 \
+  REGISTER_KERNEL_BUILDER(                                         \
+      Name("Relu6Grad").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+      ReluGradOp<T, Relu6Functor<T>>)
 
 REGISTER_RELU_KERNELS(float);
 REGISTER_RELU_KERNELS(double);

@@ -71,5 +71,28 @@ TEST(ReluGradTest, ShapesMustMatch) {
             "size and shape.  Input 0: [2,3] != input 1: [3,2]");
 }
 
+TEST(Relu6Test, ClampsToZeroAndSix) {
+  auto out = test::RunKernel(
+      NodeDefBuilder("relu6", "Relu6").Input("features").Attr("T", DT_INT64)
+          .Build(),
+      {AsTensor<int64_t>({-3, 0, 4, 6, 9}, {5})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  test::ExpectTensorEqual<int64_t>((*out)[0],
+                                   AsTensor<int64_t>({0, 0, 4, 6, 6}, {5}));
+}
+
+TEST(Relu6GradTest, PassesGradientStrictlyBetweenZeroAndSix) {
+  auto out = test::RunKernel(NodeDefBuilder("relu6_grad", "Relu6Grad")
+                                 .Input("gradients")
+                                 .Input("features")
+                                 .Attr("T", DT_FLOAT)
+                                 .Build(),
+                             {AsTensor<float>({1, 2, 3, 4, 5}, {5}),
+                              AsTensor<float>({-1, 0, 3, 6, 7}, {5})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  test::ExpectTensorEqual<float>((*out)[0],
+                                 AsTensor<float>({0, 0, 3, 0, 0}, {5}));
+}
+
 }  // namespace
 }  // namespace tributary

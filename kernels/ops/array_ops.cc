@@ -185,6 +185,51 @@ REGISTER_OP("Tile")
     .Attr("T: type")
     .Attr("Tmultiples: {int32, int64} = DT_INT32");
 
+// Pads with zeros (Pad) or a scalar (PadV2); paddings is a [rank, 2] matrix
+// of (before, after) counts.
+REGISTER_OP("Pad")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32");
+
+REGISTER_OP("PadV2")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Input("constant_values: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32");
+
+// Pads with the input mirrored at each edge, without (REFLECT) or with
+// (SYMMETRIC) the edge element itself.
+REGISTER_OP("MirrorPad")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}");
+
+// num_split equal pieces along split_dim (which comes first, unlike SplitV).
+REGISTER_OP("Split")
+    .Input("split_dim: int32")
+    .Input("value: T")
+    .Output("output: num_split * T")
+    .Attr("num_split: int >= 1")
+    .Attr("T: type");
+
+// Pieces of size_splits[i] along split_dim; one size may be -1 (the rest).
+REGISTER_OP("SplitV")
+    .Input("value: T")
+    .Input("size_splits: Tlen")
+    .Input("split_dim: int32")
+    .Output("output: num_split * T")
+    .Attr("num_split: int >= 1")
+    .Attr("T: type")
+    .Attr("Tlen: {int8, int32, int64} = DT_INT64");
+
 // `Index` has no default here (unlike most index attrs) in TensorFlow either.
 REGISTER_OP("Slice")
     .Input("input: T")

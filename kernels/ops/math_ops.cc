@@ -125,6 +125,17 @@ REGISTER_OP("Minimum")
     .Output("z: T")
     .Attr(kMinMaxT);
 
+// (x - y)^2 with broadcasting: what Keras' MSE losses and normalisation
+// layers emit.
+REGISTER_OP("SquaredDifference")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, int32, int64, complex64, "
+        "complex128}")
+    .SetIsCommutative();
+
 REGISTER_OP("Pow")
     .Input("x: T")
     .Input("y: T")
@@ -183,6 +194,17 @@ REGISTER_OP("Sigmoid")
     .Input("x: T")
     .Output("y: T")
     .Attr(kFloatOrComplexT);
+
+// The Gauss error function and its complement (GELU activations).
+REGISTER_OP("Erf")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}");
+
+REGISTER_OP("Erfc")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}");
 
 // Gradients expressed through the forward output y: z = dy * (1 - y*y) and
 // z = dy * y * (1 - y). TensorFlow registers them in math_ops too.

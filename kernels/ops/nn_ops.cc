@@ -51,6 +51,19 @@ REGISTER_OP("ReluGrad")
     .Output("backprops: T")
     .Attr("T: realnumbertype");
 
+// min(max(features, 0), 6).
+REGISTER_OP("Relu6")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: realnumbertype");
+
+// backprops = gradients where 0 < features < 6, else 0.
+REGISTER_OP("Relu6Grad")
+    .Input("gradients: T")
+    .Input("features: T")
+    .Output("backprops: T")
+    .Attr("T: realnumbertype");
+
 // --- Softmax and losses ------------------------------------------------------
 
 // Both normalise over the last dimension.

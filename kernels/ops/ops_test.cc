@@ -39,12 +39,12 @@ const std::vector<std::string>& RequiredOps() {
       // Math.
       "Add", "AddV2", "AddN", "Sub", "Mul", "RealDiv", "Div", "FloorDiv",
       "FloorMod", "GatherV2", "Maximum", "Minimum", "Neg", "Abs", "Square",
-      "Sqrt", "Rsqrt", "Exp", "Log", "Tanh", "Sigmoid", "Pow", "Equal",
+      "Sqrt", "Rsqrt", "Exp", "Log", "Tanh", "Sigmoid", "Pow", "SquaredDifference", "Erf", "Erfc", "Equal",
       "NotEqual", "Less", "Greater", "LessEqual", "GreaterEqual", "LogicalAnd",
       "LogicalOr", "LogicalNot", "Select", "SelectV2", "Cast", "MatMul", "Sum",
       "Mean", "Max", "Min", "Prod", "ArgMax", "ArgMin", "Range",
       // NN.
-      "BiasAdd", "BiasAddGrad", "Relu", "ReluGrad", "Softmax", "LogSoftmax",
+      "BiasAdd", "BiasAddGrad", "Relu", "ReluGrad", "Relu6", "Relu6Grad", "Softmax", "LogSoftmax",
       "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
       "TanhGrad", "SigmoidGrad", "Conv2D", "MaxPool", "AvgPool",
       "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPoolGrad",
@@ -56,6 +56,7 @@ const std::vector<std::string>& RequiredOps() {
       "Reshape", "Shape", "ShapeN", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
       "ExpandDims", "Squeeze", "ConcatV2", "Pack", "Unpack", "Transpose",
       "Tile", "Slice", "StridedSlice", "BroadcastGradientArgs", "BroadcastTo",
+      "Pad", "PadV2", "MirrorPad", "Split", "SplitV",
       // Variables.
       "VariableV2", "Variable", "Assign", "AssignAdd", "AssignSub",
       "IsVariableInitialized", "VarHandleOp", "ReadVariableOp",
@@ -423,7 +424,8 @@ TEST(OpsTest, OpFlags) {
       "TruncatedNormal",
       "RandomUniformInt"};
   const std::set<std::string> commutative = {
-      "AddV2", "AddN", "Mul", "Equal", "NotEqual", "LogicalAnd", "LogicalOr"};
+      "AddV2",      "AddN",      "Mul",      "Equal",
+      "NotEqual",   "LogicalAnd", "LogicalOr", "SquaredDifference"};
   const std::set<std::string> aggregate = {"AddV2", "AddN"};
   const std::set<std::string> uninitialized_ok = {"Assign", "RefSwitch",
                                                   "IsVariableInitialized"};
