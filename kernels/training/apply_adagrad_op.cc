@@ -5,6 +5,7 @@
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
 #include "kernels/training/adaptive_functors.h"
+#include "kernels/training/register_apply.h"
 #include "kernels/training/training_op_helpers.h"
 #include "kernels/training/training_op_util.h"
 
@@ -50,26 +51,12 @@ class ApplyAdagradOp : public OpKernel {
   bool update_slots_ = true;
 };
 
-#define TRIB_REGISTER_KERNELS(T)                                              \
-  REGISTER_KERNEL_BUILDER(                                                    \
-      Name("ApplyAdagrad").Device(DEVICE_CPU).TypeConstraint<T>("T"),         \
-      ApplyAdagradOp<T, false>);                                              \
-  REGISTER_KERNEL_BUILDER(                                                    \
-      Name("ResourceApplyAdagrad").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      ApplyAdagradOp<T, false>);                                              \
-  REGISTER_KERNEL_BUILDER(                                                    \
-      Name("ApplyAdagradV2").Device(DEVICE_CPU).TypeConstraint<T>("T"),       \
-      ApplyAdagradOp<T, true>);                                               \
-  REGISTER_KERNEL_BUILDER(Name("ResourceApplyAdagradV2")                      \
-                              .Device(DEVICE_CPU)                             \
-                              .TypeConstraint<T>("T"),                        \
-                          ApplyAdagradOp<T, true>)
+#define TRIB_REGISTER_KERNELS(T)                                    \
+  TRIB_REGISTER_APPLY_PAIR("Adagrad", T, ApplyAdagradOp<T, false>); \
+  TRIB_REGISTER_APPLY_PAIR("AdagradV2", T, ApplyAdagradOp<T, true>)
 
 // TensorFlow registers the CPU kernels for half and bfloat16 too.
-TRIB_REGISTER_KERNELS(half);
-TRIB_REGISTER_KERNELS(bfloat16);
-TRIB_REGISTER_KERNELS(float);
-TRIB_REGISTER_KERNELS(double);
+TRIB_FOR_APPLY_TYPES(TRIB_REGISTER_KERNELS);
 #undef TRIB_REGISTER_KERNELS
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
 #include "kernels/training/ftrl_functor.h"
+#include "kernels/training/register_apply.h"
 #include "kernels/training/training_op_helpers.h"
 #include "kernels/training/training_op_util.h"
 
@@ -85,25 +86,12 @@ class ApplyFtrlOp : public OpKernel {
   bool multiply_linear_by_lr_ = false;
 };
 
-#define TRIB_REGISTER_KERNELS(T)                                             \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("ApplyFtrl").Device(DEVICE_CPU).TypeConstraint<T>("T"),           \
-      ApplyFtrlOp<T, false>);                                                \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("ResourceApplyFtrl").Device(DEVICE_CPU).TypeConstraint<T>("T"),   \
-      ApplyFtrlOp<T, false>);                                                \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("ApplyFtrlV2").Device(DEVICE_CPU).TypeConstraint<T>("T"),         \
-      ApplyFtrlOp<T, true>);                                                 \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("ResourceApplyFtrlV2").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      ApplyFtrlOp<T, true>)
+#define TRIB_REGISTER_KERNELS(T)                              \
+  TRIB_REGISTER_APPLY_PAIR("Ftrl", T, ApplyFtrlOp<T, false>); \
+  TRIB_REGISTER_APPLY_PAIR("FtrlV2", T, ApplyFtrlOp<T, true>)
 
 // TensorFlow registers the CPU kernels for half and bfloat16 too.
-TRIB_REGISTER_KERNELS(half);
-TRIB_REGISTER_KERNELS(bfloat16);
-TRIB_REGISTER_KERNELS(float);
-TRIB_REGISTER_KERNELS(double);
+TRIB_FOR_APPLY_TYPES(TRIB_REGISTER_KERNELS);
 #undef TRIB_REGISTER_KERNELS
 
 }  // namespace

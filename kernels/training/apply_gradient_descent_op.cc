@@ -2,6 +2,7 @@
 
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
+#include "kernels/training/register_apply.h"
 #include "kernels/training/training_functors.h"
 #include "kernels/training/training_op_helpers.h"
 #include "kernels/training/training_op_util.h"
@@ -35,20 +36,11 @@ class ApplyGradientDescentOp : public OpKernel {
   bool use_exclusive_lock_ = false;
 };
 
-#define TRIB_REGISTER_KERNELS(T)                                             \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("ApplyGradientDescent").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      ApplyGradientDescentOp<T>);                                            \
-  REGISTER_KERNEL_BUILDER(Name("ResourceApplyGradientDescent")               \
-                              .Device(DEVICE_CPU)                            \
-                              .TypeConstraint<T>("T"),                       \
-                          ApplyGradientDescentOp<T>)
+#define TRIB_REGISTER_KERNELS(T) \
+  TRIB_REGISTER_APPLY_PAIR("GradientDescent", T, ApplyGradientDescentOp<T>)
 
 // TensorFlow registers the CPU kernels for half and bfloat16 too.
-TRIB_REGISTER_KERNELS(half);
-TRIB_REGISTER_KERNELS(bfloat16);
-TRIB_REGISTER_KERNELS(float);
-TRIB_REGISTER_KERNELS(double);
+TRIB_FOR_APPLY_TYPES(TRIB_REGISTER_KERNELS);
 #undef TRIB_REGISTER_KERNELS
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
+#include "kernels/training/register_apply.h"
 #include "kernels/training/training_functors.h"
 #include "kernels/training/training_op_helpers.h"
 #include "kernels/training/training_op_util.h"
@@ -34,9 +35,8 @@ class ApplyMomentumOp : public OpKernel {
     OP_REQUIRES_OK(ctx, CheckScalar(momentum, "momentum"));
 
     functor::ApplyMomentum<T>()(ctx->eigen_cpu_device(), var.flat<T>(),
-                                accum.flat<T>(), lr.scalar<T>(),
-                                grad.flat<T>(), momentum.scalar<T>(),
-                                use_nesterov_);
+                                accum.flat<T>(), lr.scalar<T>(), grad.flat<T>(),
+                                momentum.scalar<T>(), use_nesterov_);
     vars.MaybeForwardRefInputToRefOutput(0, 0);
   }
 
@@ -45,20 +45,11 @@ class ApplyMomentumOp : public OpKernel {
   bool use_nesterov_ = false;
 };
 
-#define TRIB_REGISTER_KERNELS(T)                                       \
-  REGISTER_KERNEL_BUILDER(                                             \
-      Name("ApplyMomentum").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-      ApplyMomentumOp<T>);                                             \
-  REGISTER_KERNEL_BUILDER(Name("ResourceApplyMomentum")                \
-                              .Device(DEVICE_CPU)                      \
-                              .TypeConstraint<T>("T"),                 \
-                          ApplyMomentumOp<T>)
+#define TRIB_REGISTER_KERNELS(T) \
+  TRIB_REGISTER_APPLY_PAIR("Momentum", T, ApplyMomentumOp<T>)
 
 // TensorFlow registers the CPU kernels for half and bfloat16 too.
-TRIB_REGISTER_KERNELS(half);
-TRIB_REGISTER_KERNELS(bfloat16);
-TRIB_REGISTER_KERNELS(float);
-TRIB_REGISTER_KERNELS(double);
+TRIB_FOR_APPLY_TYPES(TRIB_REGISTER_KERNELS);
 #undef TRIB_REGISTER_KERNELS
 
 }  // namespace

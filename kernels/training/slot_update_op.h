@@ -87,7 +87,7 @@ class SlotUpdateOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const DataType dtype = DataTypeToEnum<T>::v();
     VariableInputs vars(ctx, use_exclusive_lock_);
-    static_assert(Rule::kNumVars >= 1 && Rule::kNumVars <= 3,
+    static_assert(Rule::kNumVars >= 1 && Rule::kNumVars <= 4,
                   "extend the Acquire switch below");
     switch (Rule::kNumVars) {
       case 1:
@@ -96,8 +96,11 @@ class SlotUpdateOp : public OpKernel {
       case 2:
         OP_REQUIRES_OK(ctx, vars.Acquire({0, 1}));
         break;
-      default:
+      case 3:
         OP_REQUIRES_OK(ctx, vars.Acquire({0, 1, 2}));
+        break;
+      default:
+        OP_REQUIRES_OK(ctx, vars.Acquire({0, 1, 2, 3}));
         break;
     }
     std::array<Tensor, Rule::kNumVars> tensors;
