@@ -4,9 +4,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "common/kernel/device_base.h"
 #include "common/framework/logging.h"
 #include "common/framework/status.h"
+#include "common/kernel/device_base.h"
 #include "common/kernel/op_kernel_context.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -95,6 +95,31 @@ absl::Status MakeShape(absl::Span<const int64_t> dims, TensorShape* shape) {
   }
   for (int64_t d : dims) out.AddDim(d);
   *shape = std::move(out);
+  return absl::OkStatus();
+}
+
+absl::Status CheckPaddingsMatrix(const Tensor& paddings) {
+  if (TensorShapeUtils::IsMatrix(paddings.shape()) &&
+      paddings.dim_size(1) == 2) {
+    return absl::OkStatus();
+  }
+  return errors::InvalidArgument("paddings must be a matrix with 2 columns: ",
+                                 paddings.shape().DebugString());
+}
+
+absl::Status ForwardOrAllocateOutput(OpKernelContext* ctx, const Tensor& input,
+                                     absl::Span<const int64_t> out_dims,
+                                     bool is_identity, Tensor** out) {
+  *out = nullptr;
+  if (is_identity) {
+    ctx->set_output(0, input);
+    return absl::OkStatus();
+  }
+  TensorShape output_shape;
+  TRIB_RETURN_IF_ERROR(MakeShape(out_dims, &output_shape));
+  Tensor* allocated = nullptr;
+  TRIB_RETURN_IF_ERROR(ctx->allocate_output(0, output_shape, &allocated));
+  if (allocated->NumElements() != 0) *out = allocated;
   return absl::OkStatus();
 }
 

@@ -154,6 +154,20 @@ absl::InlinedVector<int64_t, 8> RowMajorStrides(const TensorShape& shape);
 // scalar, "[3]" for a vector), as TensorFlow's SliceDebugString.
 std::string SliceDebugString(const TensorShape& shape, int64_t flat);
 
+// ---- Outputs shaped from the input (Pad, MirrorPad, Tile) ----------------
+
+// "paddings must be a matrix with 2 columns: [3]" unless `paddings` is an
+// [n, 2] matrix: the first check Pad/PadV2 and MirrorPad share.
+absl::Status CheckPaddingsMatrix(const Tensor& paddings);
+
+// Output 0 of an op that grows `input` to `out_dims`: when `is_identity`
+// (nothing added) the input itself is forwarded, saving the copy; otherwise
+// a new tensor of that shape (MakeShape's errors) is allocated. *out is set
+// only when there are elements left to write, else it stays null.
+absl::Status ForwardOrAllocateOutput(OpKernelContext* ctx, const Tensor& input,
+                                     absl::Span<const int64_t> out_dims,
+                                     bool is_identity, Tensor** out);
+
 // ---- Intra-op parallelism --------------------------------------------------
 
 // Runs fn(first, last) over [0, n) split into blocks on the device's Eigen

@@ -47,12 +47,7 @@ class MirrorPadOp : public OpKernel {
     OP_REQUIRES(context, rank <= kMaxMirrorPadRank,
                 errors::Unimplemented("inputs rank not in [0,",
                                       kMaxMirrorPadRank, "]: ", rank));
-    OP_REQUIRES(
-        context,
-        TensorShapeUtils::IsMatrix(paddings_t.shape()) &&
-            paddings_t.dim_size(1) == 2,
-        errors::InvalidArgument("paddings must be a matrix with 2 columns: ",
-                                paddings_t.shape().DebugString()));
+    OP_REQUIRES_OK(context, array_ops::CheckPaddingsMatrix(paddings_t));
     OP_REQUIRES(context, paddings_t.dim_size(0) == rank,
                 errors::InvalidArgument(
                     "The first dimension of paddings must be the rank of "
@@ -66,8 +61,8 @@ class MirrorPadOp : public OpKernel {
       const int64_t before = paddings[2 * d], after = paddings[2 * d + 1];
       const int64_t n = input.dim_size(d);
       OP_REQUIRES(context, before >= 0 && after >= 0,
-                  errors::InvalidArgument("paddings must be non-negative: ",
-                                          before, " ", after));
+                  errors::InvalidArgument(
+                      "paddings must be non-negative: ", before, " ", after));
       if (offset_ == 1) {
         OP_REQUIRES(context, before < n && after < n,
                     errors::InvalidArgument(
@@ -83,19 +78,14 @@ class MirrorPadOp : public OpKernel {
       out_dims[d] = before + n + after;
       if (before != 0 || after != 0) is_identity = false;
     }
-    if (is_identity) {
-      context->set_output(0, input);
-      return;
-    }
-    TensorShape output_shape;
-    OP_REQUIRES_OK(context, array_ops::MakeShape(out_dims, &output_shape));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(context, context->allocate_output(0, output_shape, &out));
-    if (out->NumElements() == 0) return;
+    OP_REQUIRES_OK(context, array_ops::ForwardOrAllocateOutput(
+                                context, input, out_dims, is_identity, &out));
+    if (out == nullptr) return;
     const bool ok = array_ops::VisitMovableType(input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       CopyRows(context, input, paddings, array_ops::RawData<T>(input),
-               array_ops::RawData<T>(out), output_shape);
+               array_ops::RawData<T>(out), out->shape());
     });
     OP_REQUIRES(context, ok,
                 array_ops::UnsupportedDtype(type_string(), input.dtype()));

@@ -33,12 +33,7 @@ class PadOp : public OpKernel {
     OP_REQUIRES(context, rank <= kMaxPadRank,
                 errors::Unimplemented("inputs rank not in [0,", kMaxPadRank,
                                       "]: ", rank));
-    OP_REQUIRES(
-        context,
-        TensorShapeUtils::IsMatrix(paddings_t.shape()) &&
-            paddings_t.dim_size(1) == 2,
-        errors::InvalidArgument("paddings must be a matrix with 2 columns: ",
-                                paddings_t.shape().DebugString()));
+    OP_REQUIRES_OK(context, array_ops::CheckPaddingsMatrix(paddings_t));
     // TensorFlow's wording, including the missing separator after "inputs".
     OP_REQUIRES(context, paddings_t.dim_size(0) == rank,
                 errors::InvalidArgument(
@@ -49,10 +44,10 @@ class PadOp : public OpKernel {
     const Tensor* constant = nullptr;
     if (context->num_inputs() == 3) {
       constant = &context->input(2);
-      OP_REQUIRES(context, TensorShapeUtils::IsScalar(constant->shape()),
-                  errors::InvalidArgument(
-                      "constant_values must be a scalar. Found: ",
-                      constant->shape().DebugString()));
+      OP_REQUIRES(
+          context, TensorShapeUtils::IsScalar(constant->shape()),
+          errors::InvalidArgument("constant_values must be a scalar. Found: ",
+                                  constant->shape().DebugString()));
     }
     const std::vector<int64_t> paddings = array_ops::IndexValues(paddings_t);
     std::vector<int64_t> out_dims(rank);
@@ -60,20 +55,15 @@ class PadOp : public OpKernel {
     for (int d = 0; d < rank; ++d) {
       const int64_t before = paddings[2 * d], after = paddings[2 * d + 1];
       OP_REQUIRES(context, before >= 0 && after >= 0,
-                  errors::InvalidArgument("Paddings must be non-negative: ",
-                                          before, " ", after));
+                  errors::InvalidArgument(
+                      "Paddings must be non-negative: ", before, " ", after));
       out_dims[d] = before + input.dim_size(d) + after;
       if (before != 0 || after != 0) is_identity = false;
     }
-    if (is_identity) {
-      context->set_output(0, input);
-      return;
-    }
-    TensorShape output_shape;
-    OP_REQUIRES_OK(context, array_ops::MakeShape(out_dims, &output_shape));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(context, context->allocate_output(0, output_shape, &out));
-    if (out->NumElements() == 0) return;
+    OP_REQUIRES_OK(context, array_ops::ForwardOrAllocateOutput(
+                                context, input, out_dims, is_identity, &out));
+    if (out == nullptr) return;
 
     const bool ok = array_ops::VisitMovableType(input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -110,8 +100,7 @@ class PadOp : public OpKernel {
     const absl::InlinedVector<int64_t, 8> out_strides =
         array_ops::RowMajorStrides(out_shape);
     array_ops::ParallelFor(
-        context, rows, 2.0 * row * sizeof(T),
-        [&](int64_t first, int64_t last) {
+        context, rows, 2.0 * row * sizeof(T), [&](int64_t first, int64_t last) {
           for (int64_t r = first; r < last; ++r) {
             int64_t offset = paddings[2 * (rank - 1)];
             int64_t rest = r;

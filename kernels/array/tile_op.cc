@@ -45,15 +45,10 @@ class TileOp : public OpKernel {
       if (multiples[d] != 1) is_identity = false;
     }
     // All ones (or a scalar): the output is the input.
-    if (is_identity) {
-      context->set_output(0, input);
-      return;
-    }
-    TensorShape output_shape;
-    OP_REQUIRES_OK(context, array_ops::MakeShape(out_dims, &output_shape));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(context, context->allocate_output(0, output_shape, &out));
-    if (out->NumElements() == 0) return;
+    OP_REQUIRES_OK(context, array_ops::ForwardOrAllocateOutput(
+                                context, input, out_dims, is_identity, &out));
+    if (out == nullptr) return;
 
     const absl::InlinedVector<int64_t, 8> in_strides =
         array_ops::RowMajorStrides(input.shape());
