@@ -85,7 +85,10 @@ const std::vector<std::string>& RequiredOps() {
       "ShardedFilespec", "StringJoin", "ParseExample",
       // Stateful random ops (variable initializers).
       "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
-      "RandomUniformInt"};
+      "RandomUniformInt",
+      // Stateless random ops (tf.random.stateless_*).
+      "StatelessRandomUniform", "StatelessRandomNormal",
+      "StatelessTruncatedNormal", "StatelessRandomUniformInt"};
   return *kOps;
 }
 

@@ -1,0 +1,53 @@
+// Stateless random ops, V1 (TensorFlow's core/ops/stateless_random_ops.cc
+// signatures).
+//
+// Unlike the stateful ops these are pure functions of (shape, seed): the
+// `seed` input (shape [2]) picks the Philox stream, so equal inputs give equal
+// outputs and two such nodes may be merged.
+
+#include "common/op/op_registry.h"
+
+// One builder call per line reads like the op signature it defines.
+// clang-format off
+
+namespace tributary {
+
+// Uniform in [0, 1).
+REGISTER_OP("StatelessRandomUniform")
+    .Input("shape: T")
+    .Input("seed: Tseed")
+    .Output("output: dtype")
+    .Attr("dtype: {half,bfloat16,float,double} = DT_FLOAT")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .Attr("Tseed: {int32, int64} = DT_INT64");
+
+// Standard normal (mean 0, stddev 1).
+REGISTER_OP("StatelessRandomNormal")
+    .Input("shape: T")
+    .Input("seed: Tseed")
+    .Output("output: dtype")
+    .Attr("dtype: {half,bfloat16,float,double} = DT_FLOAT")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .Attr("Tseed: {int32, int64} = DT_INT64");
+
+// Standard normal, values beyond two standard deviations redrawn.
+REGISTER_OP("StatelessTruncatedNormal")
+    .Input("shape: T")
+    .Input("seed: Tseed")
+    .Output("output: dtype")
+    .Attr("dtype: {half,bfloat16,float,double} = DT_FLOAT")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .Attr("Tseed: {int32, int64} = DT_INT64");
+
+// Integers in [minval, maxval).
+REGISTER_OP("StatelessRandomUniformInt")
+    .Input("shape: T")
+    .Input("seed: Tseed")
+    .Input("minval: dtype")
+    .Input("maxval: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: {int32, int64}")
+    .Attr("T: {int32, int64}")
+    .Attr("Tseed: {int32, int64} = DT_INT64");
+
+}  // namespace tributary

@@ -1,0 +1,148 @@
+// CPU kernels of TensorFlow's V1 stateless random ops: StatelessRandomUniform,
+// StatelessRandomNormal, StatelessTruncatedNormal (half, bfloat16, float,
+// double) and StatelessRandomUniformInt (int32, int64).
+//
+// A stateless op is a pure function of (shape, seed): the seed input (shape
+// [2], int32 or int64) gives the Philox stream (stateless_seed.h) and the same
+// group-wise fill as the stateful ops writes the output, so the same seed gives
+// TensorFlow's bits on every call. Checks and their order follow TensorFlow:
+// shape, then seed shape, then (for a non-empty output only) minval/maxval.
+
+#include <cstdint>
+
+#include "common/framework/tensor.h"
+#include "common/framework/types.h"
+#include "common/kernel/kernel_registry.h"
+#include "common/kernel/op_kernel.h"
+#include "kernels/array/array_util.h"
+#include "kernels/random/distributions.h"
+#include "kernels/random/fill_philox.h"
+#include "kernels/random/stateless_seed.h"
+
+namespace tributary {
+namespace {
+
+using random::FillPhiloxRandom;
+using random::PhiloxRandom;
+
+template <typename S>
+PhiloxRandom PhiloxFromSeedTensor(const Tensor& seed) {
+  const auto v = seed.flat<S>();
+  // int32 seeds sign-extend, as TensorFlow's conversion to uint64 does.
+  return random::StatelessPhiloxFromSeed(static_cast<uint64_t>(v(0)),
+                                         static_cast<uint64_t>(v(1)));
+}
+
+// Allocates the output of shape input 0 and derives the stream from seed
+// input 1. *empty is set for an empty output: nothing to draw, and the later
+// checks are skipped, like TensorFlow's.
+absl::Status PrepareStateless(OpKernelContext* context, Tensor** out,
+                              PhiloxRandom* gen, bool* empty) {
+  TensorShape shape;
+  absl::Status s =
+      array_ops::MakeShapeFromShapeTensor(context->input(0), &shape);
+  if (!s.ok()) return s;
+  const Tensor& seed = context->input(1);
+  if (seed.dims() != 1 || seed.dim_size(0) != 2) {
+    return errors::InvalidArgument("seed must have shape [2], not ",
+                                   seed.shape().DebugString());
+  }
+  s = context->allocate_output(0, shape, out);
+  if (!s.ok()) return s;
+  *empty = shape.num_elements() == 0;
+  if (*empty) return absl::OkStatus();
+  *gen = seed.dtype() == DT_INT32 ? PhiloxFromSeedTensor<int32_t>(seed)
+                                  : PhiloxFromSeedTensor<int64_t>(seed);
+  return absl::OkStatus();
+}
+
+template <class Distribution>
+class StatelessRandomOp : public OpKernel {
+ public:
+  using T = typename Distribution::ResultElementType;
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* context) override {
+    Tensor* out = nullptr;
+    PhiloxRandom gen;
+    bool empty = false;
+    OP_REQUIRES_OK(context, PrepareStateless(context, &out, &gen, &empty));
+    if (empty) return;
+    FillPhiloxRandom(context, gen, out->flat<T>().data(), out->NumElements(),
+                     Distribution());
+  }
+};
+
+template <typename T>
+class StatelessRandomUniformIntOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* context) override {
+    Tensor* out = nullptr;
+    PhiloxRandom gen;
+    bool empty = false;
+    OP_REQUIRES_OK(context, PrepareStateless(context, &out, &gen, &empty));
+    if (empty) return;
+    const Tensor& minval = context->input(2);
+    const Tensor& maxval = context->input(3);
+    OP_REQUIRES(context, minval.shape().dims() == 0,
+                errors::InvalidArgument("minval must be 0-D, got shape ",
+                                        minval.shape().DebugString()));
+    OP_REQUIRES(context, maxval.shape().dims() == 0,
+                errors::InvalidArgument("maxval must be 0-D, got shape ",
+                                        maxval.shape().DebugString()));
+    const T lo = minval.scalar<T>()();
+    const T hi = maxval.scalar<T>()();
+    OP_REQUIRES(
+        context, lo < hi,
+        errors::InvalidArgument("Need minval < maxval: ", lo, " >= ", hi));
+    FillPhiloxRandom(context, gen, out->flat<T>().data(), out->NumElements(),
+                     random::UniformInt<T>(lo, hi));
+  }
+};
+
+// shape and seed (and the int op's bounds) are read on the host.
+#define TRIB_REGISTER_STATELESS_FLOAT(TYPE)                          \
+  REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniform")             \
+                              .Device(DEVICE_CPU)                    \
+                              .HostMemory("shape")                   \
+                              .HostMemory("seed")                    \
+                              .TypeConstraint<TYPE>("dtype"),        \
+                          StatelessRandomOp<random::Uniform<TYPE>>); \
+  REGISTER_KERNEL_BUILDER(Name("StatelessRandomNormal")              \
+                              .Device(DEVICE_CPU)                    \
+                              .HostMemory("shape")                   \
+                              .HostMemory("seed")                    \
+                              .TypeConstraint<TYPE>("dtype"),        \
+                          StatelessRandomOp<random::Normal<TYPE>>);  \
+  REGISTER_KERNEL_BUILDER(                                           \
+      Name("StatelessTruncatedNormal")                               \
+          .Device(DEVICE_CPU)                                        \
+          .HostMemory("shape")                                       \
+          .HostMemory("seed")                                        \
+          .TypeConstraint<TYPE>("dtype"),                            \
+      StatelessRandomOp<random::TruncatedNormal<TYPE>>)
+
+TRIB_REGISTER_STATELESS_FLOAT(half);
+TRIB_REGISTER_STATELESS_FLOAT(bfloat16);
+TRIB_REGISTER_STATELESS_FLOAT(float);
+TRIB_REGISTER_STATELESS_FLOAT(double);
+#undef TRIB_REGISTER_STATELESS_FLOAT
+
+#define TRIB_REGISTER_STATELESS_INT(TYPE)                     \
+  REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniformInt")   \
+                              .Device(DEVICE_CPU)             \
+                              .HostMemory("shape")            \
+                              .HostMemory("seed")             \
+                              .HostMemory("minval")           \
+                              .HostMemory("maxval")           \
+                              .TypeConstraint<TYPE>("dtype"), \
+                          StatelessRandomUniformIntOp<TYPE>)
+
+TRIB_REGISTER_STATELESS_INT(int32_t);
+TRIB_REGISTER_STATELESS_INT(int64_t);
+#undef TRIB_REGISTER_STATELESS_INT
+
+}  // namespace
+}  // namespace tributary
