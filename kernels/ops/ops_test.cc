@@ -88,7 +88,9 @@ const std::vector<std::string>& RequiredOps() {
       "RandomUniformInt",
       // Stateless random ops (tf.random.stateless_*).
       "StatelessRandomUniform", "StatelessRandomNormal",
-      "StatelessTruncatedNormal", "StatelessRandomUniformInt"};
+      "StatelessTruncatedNormal", "StatelessRandomUniformInt",
+      "StatelessRandomGetKeyCounter", "StatelessRandomUniformV2",
+      "StatelessRandomNormalV2", "StatelessTruncatedNormalV2"};
   return *kOps;
 }
 

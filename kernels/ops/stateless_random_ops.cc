@@ -50,4 +50,41 @@ REGISTER_OP("StatelessRandomUniformInt")
     .Attr("T: {int32, int64}")
     .Attr("Tseed: {int32, int64} = DT_INT64");
 
+// ---- V2: the stream as key/counter/alg inputs ---------------------------
+
+// The V1 seed's stream as V2 key and counter (Philox's, on every device we
+// have).
+REGISTER_OP("StatelessRandomGetKeyCounter")
+    .Input("seed: Tseed")
+    .Output("key: uint64")
+    .Output("counter: uint64")
+    .Attr("Tseed: {int32, int64} = DT_INT64");
+
+REGISTER_OP("StatelessRandomUniformV2")
+    .Input("shape: Tshape")
+    .Input("key: uint64")
+    .Input("counter: uint64")
+    .Input("alg: int32")
+    .Output("output: dtype")
+    .Attr("dtype: {half,bfloat16,float,double} = DT_FLOAT")
+    .Attr("Tshape: {int32, int64} = DT_INT32");
+
+REGISTER_OP("StatelessRandomNormalV2")
+    .Input("shape: Tshape")
+    .Input("key: uint64")
+    .Input("counter: uint64")
+    .Input("alg: int32")
+    .Output("output: dtype")
+    .Attr("dtype: {half,bfloat16,float,double} = DT_FLOAT")
+    .Attr("Tshape: {int32, int64} = DT_INT32");
+
+REGISTER_OP("StatelessTruncatedNormalV2")
+    .Input("shape: Tshape")
+    .Input("key: uint64")
+    .Input("counter: uint64")
+    .Input("alg: int32")
+    .Output("output: dtype")
+    .Attr("dtype: {half,bfloat16,float,double} = DT_FLOAT")
+    .Attr("Tshape: {int32, int64} = DT_INT32");
+
 }  // namespace tributary

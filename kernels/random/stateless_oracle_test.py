@@ -104,4 +104,56 @@ for dtype in (np.int32, np.int64):
               [np.array([2], np.int32), np.array([1], np.int32), dtype(0), dtype(4)],
               expect_code=INVALID_ARGUMENT, message_contains=["seed must have shape [2]"])
 
+# ---- V2: key/counter/alg inputs ---------------------------------------------
+
+for seed_name, seed in SEEDS.items():
+    cases.add(f"get_key_counter_{seed_name}",
+              lambda seed: raw.StatelessRandomGetKeyCounter(seed=seed), [seed], **EXACT)
+cases.add("get_key_counter_bad_seed", lambda seed: raw.StatelessRandomGetKeyCounter(seed=seed),
+          [np.array([1, 2, 3], np.int64)], expect_code=INVALID_ARGUMENT)
+
+V2_OPS = {
+    "uniform_v2": raw.StatelessRandomUniformV2,
+    "normal_v2": raw.StatelessRandomNormalV2,
+    "truncated_v2": raw.StatelessTruncatedNormalV2,
+}
+KEY = np.array([0x0123456789ABCDEF], np.uint64)
+COUNTER = np.array([5, 0xFFFFFFFFFFFFFFF0], np.uint64)  # the fill carries into word 1
+
+
+def v2_case(op, dtype):
+    return lambda s, key, counter, alg: op(shape=s, key=key, counter=counter, alg=alg,
+                                           dtype=dtype)
+
+
+for op_name, op in V2_OPS.items():
+    for dtype_name, dtype in FLOAT_DTYPES.items():
+        for shape_name, shape in SHAPES.items():
+            for alg in (1, 3):
+                cases.add(f"{op_name}_{dtype_name}_{shape_name}_alg{alg}", v2_case(op, dtype),
+                          [np.array(shape, np.int32), KEY, COUNTER, np.int32(alg)], **EXACT)
+    f32 = v2_case(op, tf.float32)
+    good = [KEY, COUNTER, np.int32(1)]
+    cases.add(f"{op_name}_shape_int64", f32, [np.array([2, 9], np.int64)] + good, **EXACT)
+    cases.add(f"{op_name}_long_counter", f32,
+              [np.array([9], np.int32), KEY, np.array([1, 2, 3], np.uint64), np.int32(1)],
+              **EXACT)
+    cases.add(f"{op_name}_empty", f32, [np.array([0, 3], np.int32)] + good, **EXACT)
+    cases.add(f"{op_name}_threefry", f32,
+              [np.array([3], np.int32), KEY, COUNTER, np.int32(2)],
+              expect_code=INVALID_ARGUMENT)
+    cases.add(f"{op_name}_alg_unknown", f32,
+              [np.array([3], np.int32), KEY, COUNTER, np.int32(7)],
+              expect_code=INVALID_ARGUMENT)
+    cases.add(f"{op_name}_alg_not_scalar", f32,
+              [np.array([3], np.int32), KEY, COUNTER, np.array([1], np.int32)],
+              expect_code=INVALID_ARGUMENT)
+    cases.add(f"{op_name}_key_len2", f32,
+              [np.array([3], np.int32), np.array([1, 2], np.uint64), COUNTER, np.int32(1)],
+              expect_code=INVALID_ARGUMENT)
+    # A counter shorter than 2 is not compared: TensorFlow 2.21 accepts it
+    # (and reads past it); ours is InvalidArgument.
+    cases.add(f"{op_name}_negative_dim", f32, [np.array([-1], np.int32)] + good,
+              expect_code=INVALID_ARGUMENT)
+
 StatelessOracleTest = tf_oracle.make_test_class("kernels/random/run_random_cases", cases)

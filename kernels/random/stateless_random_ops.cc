@@ -1,6 +1,8 @@
 // CPU kernels of TensorFlow's V1 stateless random ops: StatelessRandomUniform,
 // StatelessRandomNormal, StatelessTruncatedNormal (half, bfloat16, float,
-// double) and StatelessRandomUniformInt (int32, int64).
+// double) and StatelessRandomUniformInt (int32, int64); and
+// StatelessRandomGetKeyCounter, the same seed-to-stream step for the V2 ops
+// (stateless_random_ops_v2.cc).
 //
 // A stateless op is a pure function of (shape, seed): the seed input (shape
 // [2], int32 or int64) gives the Philox stream (stateless_seed.h) and the same
@@ -102,6 +104,38 @@ class StatelessRandomUniformIntOp : public OpKernel {
   }
 };
 
+// StatelessRandomGetKeyCounter: the V1 stream of `seed` as the V2 ops' key
+// (uint64[1]) and counter (uint64[2]); Philox is the CPU's algorithm.
+class StatelessRandomGetKeyCounterOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* context) override {
+    const Tensor& seed = context->input(0);
+    OP_REQUIRES(context, seed.dims() == 1 && seed.dim_size(0) == 2,
+                errors::InvalidArgument("seed must have shape [2], not ",
+                                        seed.shape().DebugString()));
+    const PhiloxRandom gen = seed.dtype() == DT_INT32
+                                 ? PhiloxFromSeedTensor<int32_t>(seed)
+                                 : PhiloxFromSeedTensor<int64_t>(seed);
+    Tensor* key = nullptr;
+    Tensor* counter = nullptr;
+    OP_REQUIRES_OK(context,
+                   context->allocate_output(0, TensorShape({1}), &key));
+    OP_REQUIRES_OK(context,
+                   context->allocate_output(1, TensorShape({2}), &counter));
+    key->flat<uint64_t>()(0) = random::JoinWords(gen.key()[0], gen.key()[1]);
+    counter->flat<uint64_t>()(0) =
+        random::JoinWords(gen.counter()[0], gen.counter()[1]);
+    counter->flat<uint64_t>()(1) =
+        random::JoinWords(gen.counter()[2], gen.counter()[3]);
+  }
+};
+
+REGISTER_KERNEL_BUILDER(
+    Name("StatelessRandomGetKeyCounter").Device(DEVICE_CPU).HostMemory("seed"),
+    StatelessRandomGetKeyCounterOp);
+
 // shape and seed (and the int op's bounds) are read on the host.
 #define TRIB_REGISTER_STATELESS_FLOAT(TYPE)                          \
   REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniform")             \
@@ -116,13 +150,12 @@ class StatelessRandomUniformIntOp : public OpKernel {
                               .HostMemory("seed")                    \
                               .TypeConstraint<TYPE>("dtype"),        \
                           StatelessRandomOp<random::Normal<TYPE>>);  \
-  REGISTER_KERNEL_BUILDER(                                           \
-      Name("StatelessTruncatedNormal")                               \
-          .Device(DEVICE_CPU)                                        \
-          .HostMemory("shape")                                       \
-          .HostMemory("seed")                                        \
-          .TypeConstraint<TYPE>("dtype"),                            \
-      StatelessRandomOp<random::TruncatedNormal<TYPE>>)
+  REGISTER_KERNEL_BUILDER(Name("StatelessTruncatedNormal")           \
+                              .Device(DEVICE_CPU)                    \
+                              .HostMemory("shape")                   \
+                              .HostMemory("seed")                    \
+                              .TypeConstraint<TYPE>("dtype"),        \
+                          StatelessRandomOp<random::TruncatedNormal<TYPE>>)
 
 TRIB_REGISTER_STATELESS_FLOAT(half);
 TRIB_REGISTER_STATELESS_FLOAT(bfloat16);
