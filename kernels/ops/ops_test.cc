@@ -90,7 +90,8 @@ const std::vector<std::string>& RequiredOps() {
       "StatelessRandomUniform", "StatelessRandomNormal",
       "StatelessTruncatedNormal", "StatelessRandomUniformInt",
       "StatelessRandomGetKeyCounter", "StatelessRandomUniformV2",
-      "StatelessRandomNormalV2", "StatelessTruncatedNormalV2"};
+      "StatelessRandomNormalV2", "StatelessTruncatedNormalV2",
+      "StatelessRandomUniformIntV2", "StatelessRandomUniformFullIntV2"};
   return *kOps;
 }
 

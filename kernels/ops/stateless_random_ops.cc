@@ -87,4 +87,26 @@ REGISTER_OP("StatelessTruncatedNormalV2")
     .Attr("dtype: {half,bfloat16,float,double} = DT_FLOAT")
     .Attr("Tshape: {int32, int64} = DT_INT32");
 
+// Integers in [minval, maxval).
+REGISTER_OP("StatelessRandomUniformIntV2")
+    .Input("shape: Tshape")
+    .Input("key: uint64")
+    .Input("counter: uint64")
+    .Input("alg: int32")
+    .Input("minval: dtype")
+    .Input("maxval: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: {int32, int64, uint32, uint64}")
+    .Attr("Tshape: {int32, int64} = DT_INT32");
+
+// Every value of dtype equally likely.
+REGISTER_OP("StatelessRandomUniformFullIntV2")
+    .Input("shape: Tshape")
+    .Input("key: uint64")
+    .Input("counter: uint64")
+    .Input("alg: int32")
+    .Output("output: dtype")
+    .Attr("dtype: {int32, int64, uint32, uint64} = DT_UINT64")
+    .Attr("Tshape: {int32, int64} = DT_INT32");
+
 }  // namespace tributary

@@ -2,7 +2,8 @@
 // TensorFlow's exact bit recipes, so the same samples give the same outputs.
 //
 // Contract (one "draw" = one call on a generator):
-//  * Uniform<T> (half, bfloat16, float, double) and UniformInt<int32|int64>
+//  * Uniform<T> (half, bfloat16, float, double), UniformInt<T> and
+//    UniformFullInt<T> (int32, int64, uint32, uint64)
 //    turn exactly one 128-bit sample into kResultElementCount outputs:
 //    4 for 16/32-bit types, 2 for 64-bit types (each takes two words).
 //  * Normal<T> does the same through Box-Muller (pairs of words for floats,
@@ -12,7 +13,8 @@
 //    samples, which is why the fill gives each of its groups a fixed budget.
 //  * Uniform floats are in [0, 1): random mantissa bits under the exponent of
 //    1.0, minus 1 (exact, never rounds up to 1). UniformInt is lo +
-//    (bits mod (hi - lo)), with the same modulo bias TensorFlow has.
+//    (bits mod (hi - lo)), with the same modulo bias TensorFlow has;
+//    UniformFullInt is the bits themselves.
 //
 // The float math (logf, sqrtf, sincosf; 2*pi*u computed in double for floats
 // as TensorFlow's expression promotes it) must stay as written here: any
@@ -131,11 +133,28 @@ class Uniform {
   }
 };
 
+// The integer of type T that one word (32-bit T) or two words (64-bit T, low
+// word first) of a sample make, as raw bits.
+template <typename T>
+std::make_unsigned_t<T> IntBits(const PhiloxRandom::ResultType& s, int i) {
+  if constexpr (sizeof(T) == 8) {
+    return static_cast<uint64_t>(s[2 * i]) |
+           (static_cast<uint64_t>(s[2 * i + 1]) << 32);
+  } else {
+    return s[i];
+  }
+}
+
+template <typename T>
+constexpr bool kIsRandomInt =
+    std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
+    std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>;
+
 // Integers in [lo, hi); lo < hi is the caller's check.
 template <typename T>
 class UniformInt {
  public:
-  static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>);
+  static_assert(kIsRandomInt<T>);
   using ResultElementType = T;
   using Unsigned = std::make_unsigned_t<T>;
   static constexpr int kResultElementCount = OutputsPerSample<T>();
@@ -151,16 +170,8 @@ class UniformInt {
     const PhiloxRandom::ResultType s = (*gen)();
     ResultType out;
     for (int i = 0; i < kResultElementCount; ++i) {
-      Unsigned bits;
-      if constexpr (sizeof(T) == 8) {
-        bits = static_cast<uint64_t>(s[2 * i]) |
-               (static_cast<uint64_t>(s[2 * i + 1]) << 32);
-      } else {
-        bits = s[i];
-      }
-      // Wrapping add: lo + offset always lands in [lo, hi), but the
-      // intermediate may not fit T when the range exceeds T's maximum.
-      out[i] = static_cast<T>(static_cast<Unsigned>(lo_) + bits % range_);
+      out[i] = static_cast<T>(static_cast<Unsigned>(lo_) +
+                              IntBits<T>(s, i) % range_);
     }
     return out;
   }
@@ -168,6 +179,27 @@ class UniformInt {
  private:
   T lo_;
   Unsigned range_;
+};
+
+// Every value of T equally likely: the sample's bits reinterpreted.
+template <typename T>
+class UniformFullInt {
+ public:
+  static_assert(kIsRandomInt<T>);
+  using ResultElementType = T;
+  static constexpr int kResultElementCount = OutputsPerSample<T>();
+  static constexpr bool kVariableSamplesPerOutput = false;
+  static constexpr int kElementCost = 1;
+  using ResultType = std::array<T, kResultElementCount>;
+
+  ResultType operator()(PhiloxRandom* gen) const {
+    const PhiloxRandom::ResultType s = (*gen)();
+    ResultType out;
+    for (int i = 0; i < kResultElementCount; ++i) {
+      out[i] = static_cast<T>(IntBits<T>(s, i));
+    }
+    return out;
+  }
 };
 
 template <typename T>

@@ -156,4 +156,48 @@ for op_name, op in V2_OPS.items():
     cases.add(f"{op_name}_negative_dim", f32, [np.array([-1], np.int32)] + good,
               expect_code=INVALID_ARGUMENT)
 
+
+def int_v2_case():
+    return lambda s, key, counter, alg, lo, hi: raw.StatelessRandomUniformIntV2(
+        shape=s, key=key, counter=counter, alg=alg, minval=lo, maxval=hi)
+
+
+def full_int_v2_case(dtype):
+    return lambda s, key, counter, alg: raw.StatelessRandomUniformFullIntV2(
+        shape=s, key=key, counter=counter, alg=alg, dtype=dtype)
+
+
+for dtype in (np.int32, np.int64, np.uint32, np.uint64):
+    info = np.iinfo(dtype)
+    name = dtype.__name__
+    stream = [KEY, COUNTER, np.int32(3)]
+    for shape_name, shape in SHAPES.items():
+        for alg in (1, 3):
+            cases.add(f"full_int_v2_{name}_{shape_name}_alg{alg}", full_int_v2_case(dtype),
+                      [np.array(shape, np.int32), KEY, COUNTER, np.int32(alg)])
+    cases.add(f"full_int_v2_{name}_threefry", full_int_v2_case(dtype),
+              [np.array([3], np.int32), KEY, COUNTER, np.int32(2)],
+              expect_code=INVALID_ARGUMENT)
+    if dtype in (np.uint32, np.uint64):
+        continue  # TensorFlow's CPU has no UniformIntV2 kernel for them
+    for range_name, (lo, hi) in {"small": (-3, 4), "one": (5, 6),
+                                 "wide": (info.min, info.max)}.items():
+        for shape_name, shape in SHAPES.items():
+            cases.add(f"int_v2_{name}_{range_name}_{shape_name}", int_v2_case(),
+                      [np.array(shape, np.int32)] + stream + [dtype(lo), dtype(hi)])
+    two = [np.array([2], np.int32)] + stream
+    cases.add(f"int_v2_{name}_empty_ignores_order", int_v2_case(),
+              [np.array([0], np.int32)] + stream + [dtype(3), dtype(3)])
+    cases.add(f"int_v2_{name}_min_not_less", int_v2_case(), two + [dtype(3), dtype(3)],
+              expect_code=INVALID_ARGUMENT, message_contains=["Need minval < maxval: 3 >= 3"])
+    cases.add(f"int_v2_{name}_minval_not_scalar", int_v2_case(),
+              two + [np.array([0], dtype), dtype(4)],
+              expect_code=INVALID_ARGUMENT, message_contains=["minval must be 0-D"])
+    cases.add(f"int_v2_{name}_maxval_not_scalar", int_v2_case(),
+              two + [dtype(0), np.array([4, 5], dtype)],
+              expect_code=INVALID_ARGUMENT, message_contains=["maxval must be 0-D"])
+    cases.add(f"int_v2_{name}_threefry", int_v2_case(),
+              [np.array([2], np.int32), KEY, COUNTER, np.int32(2), dtype(0), dtype(4)],
+              expect_code=INVALID_ARGUMENT)
+
 StatelessOracleTest = tf_oracle.make_test_class("kernels/random/run_random_cases", cases)
