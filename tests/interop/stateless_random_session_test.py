@@ -1,9 +1,9 @@
 """Stateless random ops, end to end: TensorFlow's Session and `tributary run` on
 the same tf.compat.v1 graph must give the SAME BITS.
 
-tf.random.stateless_uniform/stateless_normal/stateless_truncated_normal build
-StatelessRandomGetKeyCounter feeding the V2 ops (alg auto-select); the raw V1
-ops are in the graph too. Stateless means every step gives the same values, so
+tf.random.stateless_uniform (float, int and full-range int)/stateless_normal/
+stateless_truncated_normal build StatelessRandomGetKeyCounter feeding the V2
+ops (alg auto-select); the raw V1 ops are in the graph too. Stateless means every step gives the same values, so
 two steps are checked as well.
 """
 import sys
@@ -35,6 +35,10 @@ class StatelessRandomSessionTest(unittest.TestCase):
                         name="normal_f64")
             tf.identity(tf.random.stateless_truncated_normal([4, 3], seed),
                         name="truncated")
+            tf.identity(tf.random.stateless_uniform([9], seed, minval=-5, maxval=9,
+                                                    dtype=tf.int32), name="ints")
+            tf.identity(tf.random.stateless_uniform([5], seed, minval=None, maxval=None,
+                                                    dtype=tf.int64), name="full_ints")
             tf.identity(tf.raw_ops.StatelessRandomUniform(
                 shape=[6], seed=tf.constant([5, 6], tf.int32)), name="v1_uniform")
             tf.identity(tf.raw_ops.StatelessRandomNormal(
@@ -42,9 +46,11 @@ class StatelessRandomSessionTest(unittest.TestCase):
         graph_def = g.as_graph_def()
         ops = {n.op for n in graph_def.node}
         self.assertTrue({"StatelessRandomGetKeyCounter", "StatelessRandomUniformV2",
-                         "StatelessRandomNormalV2", "StatelessTruncatedNormalV2"} <= ops, ops)
-        names = ["uniform", "uniform_f64", "normal", "normal_f64", "truncated",
-                 "v1_uniform", "v1_normal"]
+                         "StatelessRandomNormalV2", "StatelessTruncatedNormalV2",
+                         "StatelessRandomUniformIntV2",
+                         "StatelessRandomUniformFullIntV2"} <= ops, ops)
+        names = ["uniform", "uniform_f64", "normal", "normal_f64", "truncated", "ints",
+                 "full_ints", "v1_uniform", "v1_normal"]
         for steps in (1, 2):
             self.check_exact(graph_def, names, steps=steps)
 
