@@ -48,6 +48,7 @@ const std::vector<std::string>& RequiredOps() {
       "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
       "TanhGrad", "SigmoidGrad", "Conv2D", "MaxPool", "AvgPool",
       "Conv2DBackpropInput", "Conv2DBackpropFilter", "DepthwiseConv2dNative",
+      "DepthwiseConv2dNativeBackpropInput",
       "MaxPoolGrad",
       "AvgPoolGrad",
       "BatchMatMulV2", "FusedBatchNorm", "FusedBatchNormV2",
