@@ -1,6 +1,7 @@
-// DepthwiseConv2dNativeBackpropInput against the direct definition: the
-// forward loop run backwards, scattering every output gradient onto the
-// input pixels of its window (in double).
+// DepthwiseConv2dNativeBackpropInput and ...BackpropFilter against the direct
+// definition: the forward loop run backwards, scattering every output
+// gradient onto the input pixels of its window, and onto the filter taps
+// times the input under them (in double).
 
 #include <cstdint>
 #include <random>
@@ -27,9 +28,11 @@ struct GradCase {
   std::vector<int64_t> explicit_paddings;  // 8 values with EXPLICIT
 };
 
-tensorflow::NodeDef Grad(DataType type, const GradCase& c) {
-  NodeDefBuilder b("dx", "DepthwiseConv2dNativeBackpropInput");
-  b.Input("input_sizes").Input("filter").Input("out_backprop");
+tensorflow::NodeDef Grad(DataType type, const GradCase& c,
+                         bool filter_grad = false) {
+  NodeDefBuilder b("grad", filter_grad ? "DepthwiseConv2dNativeBackpropFilter"
+                                       : "DepthwiseConv2dNativeBackpropInput");
+  b.Input("a").Input("b").Input("out_backprop");
   b.Attr("T", type).Attr("padding", c.padding);
   b.Attr("strides", std::vector<int64_t>{1, c.stride, c.stride, 1});
   if (!c.explicit_paddings.empty()) {
@@ -75,9 +78,12 @@ void Check(const GradCase& c, const std::string& label) {
          ex ? c.explicit_paddings[5] : 0, &ow, &pad_left);
   std::mt19937 rng(11);
   const Tensor filter = Random<T>(c.filter, &rng);
+  const Tensor input = Random<T>(c.input, &rng);
   const Tensor dy = Random<T>({n, oh, ow, ci * m}, &rng);
   std::vector<double> dx(n * h * w * ci, 0.0);
+  std::vector<double> df(kh * kw * ci * m, 0.0);
   auto f = filter.flat<T>();
+  auto xin = input.flat<T>();
   auto g = dy.flat<T>();
   for (int64_t b = 0; b < n; ++b)
     for (int64_t y = 0; y < oh; ++y)
@@ -89,10 +95,14 @@ void Check(const GradCase& c, const std::string& label) {
                 const int64_t iy = y * c.stride - pad_top + i;
                 const int64_t ix = x * c.stride - pad_left + j;
                 if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+                const double grad = static_cast<double>(
+                    g(((b * oh + y) * ow + x) * ci * m + ch * m + q));
                 dx[((b * h + iy) * w + ix) * ci + ch] +=
-                    static_cast<double>(
-                        g(((b * oh + y) * ow + x) * ci * m + ch * m + q)) *
+                    grad *
                     static_cast<double>(f(((i * kw + j) * ci + ch) * m + q));
+                df[((i * kw + j) * ci + ch) * m + q] +=
+                    grad *
+                    static_cast<double>(xin(((b * h + iy) * w + ix) * ci + ch));
               }
   Tensor expected(DataTypeToEnum<T>::value, TensorShape(c.input));
   for (size_t i = 0; i < dx.size(); ++i)
@@ -102,9 +112,19 @@ void Check(const GradCase& c, const std::string& label) {
                              {AsTensor<int32_t>(sizes), filter, dy});
   ASSERT_TRUE(out.ok()) << label << ": " << out.status();
   test::ExpectTensorEqual<T>((*out)[0], expected);
+
+  Tensor expected_filter(DataTypeToEnum<T>::value, TensorShape(c.filter));
+  for (size_t i = 0; i < df.size(); ++i)
+    expected_filter.flat<T>()(i) = static_cast<T>(df[i]);
+  std::vector<int32_t> filter_sizes(c.filter.begin(), c.filter.end());
+  auto fout = test::RunKernel(
+      Grad(DataTypeToEnum<T>::value, c, /*filter_grad=*/true),
+      {input, AsTensor<int32_t>(filter_sizes), dy});
+  ASSERT_TRUE(fout.ok()) << label << " (filter): " << fout.status();
+  test::ExpectTensorEqual<T>((*fout)[0], expected_filter);
 }
 
-TEST(DepthwiseConv2dNativeBackpropInputTest, MatchesReference) {
+TEST(DepthwiseConv2dNativeBackpropTest, InputAndFilterMatchReference) {
   std::vector<std::pair<std::string, GradCase>> cases = {
       {"same_3x3_m1", {{2, 5, 6, 3}, {3, 3, 3, 1}}},
       {"same_3x3_m2", {{2, 5, 6, 3}, {3, 3, 3, 2}}},

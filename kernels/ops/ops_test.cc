@@ -49,6 +49,7 @@ const std::vector<std::string>& RequiredOps() {
       "TanhGrad", "SigmoidGrad", "Conv2D", "MaxPool", "AvgPool",
       "Conv2DBackpropInput", "Conv2DBackpropFilter", "DepthwiseConv2dNative",
       "DepthwiseConv2dNativeBackpropInput",
+      "DepthwiseConv2dNativeBackpropFilter",
       "MaxPoolGrad",
       "AvgPoolGrad",
       "BatchMatMulV2", "FusedBatchNorm", "FusedBatchNormV2",
