@@ -73,9 +73,8 @@ class DepthwiseBackpropBase : public OpKernel {
   absl::Status ShapeFromSizes(const Tensor& sizes, const char* name,
                               TensorShape* shape) const {
     if (sizes.dims() != 1) {
-      return errors::InvalidArgument(label_, ": ", name,
-                                     " input must be 1-dim, not ",
-                                     sizes.dims());
+      return errors::InvalidArgument(
+          label_, ": ", name, " input must be 1-dim, not ", sizes.dims());
     }
     const auto v = sizes.flat<int32_t>();
     for (int64_t i = 0; i < v.size(); ++i) {
@@ -210,8 +209,8 @@ class DepthwiseConv2dNativeBackpropInputOp : public DepthwiseBackpropBase {
           if (tx < 0 || tx % g.stride_cols != 0) continue;
           const int64_t ox = tx / g.stride_cols;
           if (ox >= g.out_cols) continue;
-          const T* grad = dy + ((b * g.out_rows + oy) * g.out_cols + ox) *
-                                   g.out_depth;
+          const T* grad =
+              dy + ((b * g.out_rows + oy) * g.out_cols + ox) * g.out_depth;
           const T* f = filter + (i * g.filter_cols + j) * g.out_depth;
           for (int64_t c = 0; c < depth; ++c) {
             T acc(0);
@@ -224,15 +223,14 @@ class DepthwiseConv2dNativeBackpropInputOp : public DepthwiseBackpropBase {
       }
     };
     const int64_t pixels = g.batch * g.in_rows * g.in_cols;
-    const double cost = static_cast<double>(g.filter_rows * g.filter_cols *
-                                            g.out_depth);
+    const double cost =
+        static_cast<double>(g.filter_rows * g.filter_cols * g.out_depth);
     context->eigen_cpu_device().parallelFor(
         pixels, Eigen::TensorOpCost(cost * sizeof(T), depth * sizeof(T), cost),
         [&pixel](Eigen::Index first, Eigen::Index last) {
           for (Eigen::Index p = first; p < last; ++p) pixel(p);
         });
   }
-
 };
 
 template <typename T>
@@ -281,8 +279,8 @@ class DepthwiseConv2dNativeBackpropFilterOp : public DepthwiseBackpropBase {
             const int64_t xx = ox * g.stride_cols - g.pad_left + j;
             if (xx < 0 || xx >= g.in_cols) continue;
             const T* in = x + ((b * g.in_rows + y) * g.in_cols + xx) * depth;
-            const T* grad = dy + ((b * g.out_rows + oy) * g.out_cols + ox) *
-                                     g.out_depth;
+            const T* grad =
+                dy + ((b * g.out_rows + oy) * g.out_cols + ox) * g.out_depth;
             for (int64_t c = 0; c < depth; ++c) {
               for (int64_t q = 0; q < mult; ++q) {
                 out[c * mult + q] += grad[c * mult + q] * in[c];
@@ -292,8 +290,8 @@ class DepthwiseConv2dNativeBackpropFilterOp : public DepthwiseBackpropBase {
         }
       }
     };
-    const double cost = static_cast<double>(g.batch * g.out_rows *
-                                            g.out_cols * g.out_depth);
+    const double cost =
+        static_cast<double>(g.batch * g.out_rows * g.out_cols * g.out_depth);
     context->eigen_cpu_device().parallelFor(
         g.filter_rows * g.filter_cols,
         Eigen::TensorOpCost(cost * 2 * sizeof(T), g.out_depth * sizeof(T),

@@ -41,8 +41,8 @@ tensorflow::NodeDef Grad(DataType type, const GradCase& c,
   return b.Build();
 }
 
-void Window(int64_t in, int64_t k, int64_t s, const GradCase& c,
-            int64_t before, int64_t after, int64_t* out, int64_t* pad) {
+void Window(int64_t in, int64_t k, int64_t s, const GradCase& c, int64_t before,
+            int64_t after, int64_t* out, int64_t* pad) {
   if (c.padding == "VALID") {
     *out = (in - k + s) / s;
     *pad = 0;
@@ -117,9 +117,9 @@ void Check(const GradCase& c, const std::string& label) {
   for (size_t i = 0; i < df.size(); ++i)
     expected_filter.flat<T>()(i) = static_cast<T>(df[i]);
   std::vector<int32_t> filter_sizes(c.filter.begin(), c.filter.end());
-  auto fout = test::RunKernel(
-      Grad(DataTypeToEnum<T>::value, c, /*filter_grad=*/true),
-      {input, AsTensor<int32_t>(filter_sizes), dy});
+  auto fout =
+      test::RunKernel(Grad(DataTypeToEnum<T>::value, c, /*filter_grad=*/true),
+                      {input, AsTensor<int32_t>(filter_sizes), dy});
   ASSERT_TRUE(fout.ok()) << label << " (filter): " << fout.status();
   test::ExpectTensorEqual<T>((*fout)[0], expected_filter);
 }
@@ -132,8 +132,8 @@ TEST(DepthwiseConv2dNativeBackpropTest, InputAndFilterMatchReference) {
       {"same_s2", {{2, 9, 8, 5}, {3, 3, 5, 2}, 2}},
       {"valid_s3_even", {{1, 10, 11, 2}, {2, 4, 2, 2}, 3, "VALID"}},
       {"filter_larger_same", {{1, 2, 2, 2}, {5, 5, 2, 1}}},
-      {"explicit_s2", {{2, 7, 7, 3}, {3, 2, 3, 1}, 2, "EXPLICIT",
-                       {0, 0, 1, 2, 3, 0, 0, 0}}},
+      {"explicit_s2",
+       {{2, 7, 7, 3}, {3, 2, 3, 1}, 2, "EXPLICIT", {0, 0, 1, 2, 3, 0, 0, 0}}},
   };
   for (const auto& [label, c] : cases) {
     Check<float>(c, label + "_f32");
@@ -144,13 +144,13 @@ TEST(DepthwiseConv2dNativeBackpropTest, InputAndFilterMatchReference) {
 TEST(DepthwiseConv2dNativeBackpropInputTest, OutDepthMismatch) {
   GradCase c{{1, 5, 5, 2}, {3, 3, 2, 2}};
   std::mt19937 rng(2);
-  auto out = test::RunKernel(
-      Grad(DT_FLOAT, c), {AsTensor<int32_t>({1, 5, 5, 2}),
-                          Random<float>({3, 3, 2, 2}, &rng),
-                          Random<float>({1, 5, 5, 3}, &rng)});
+  auto out =
+      test::RunKernel(Grad(DT_FLOAT, c), {AsTensor<int32_t>({1, 5, 5, 2}),
+                                          Random<float>({3, 3, 2, 2}, &rng),
+                                          Random<float>({1, 5, 5, 3}, &rng)});
   ASSERT_FALSE(out.ok());
-  EXPECT_TRUE(absl::StrContains(out.status().message(),
-                                "depth_multiplier * in_depth"))
+  EXPECT_TRUE(
+      absl::StrContains(out.status().message(), "depth_multiplier * in_depth"))
       << out.status();
 }
 

@@ -104,14 +104,14 @@ class DepthwiseConv2dNativeOp : public OpKernel {
       nn::GetExplicitPadding(explicit_paddings_, format_, 'W', &g.pad_left,
                              &g.pad_right);
     }
-    OP_REQUIRES_OK(context, nn::GetWindowedOutputSize(
-                                g.in_rows, g.filter_rows, /*dilation=*/1,
-                                g.stride_rows, padding_, &g.out_rows,
-                                &g.pad_top, &g.pad_bottom));
-    OP_REQUIRES_OK(context, nn::GetWindowedOutputSize(
-                                g.in_cols, g.filter_cols, /*dilation=*/1,
-                                g.stride_cols, padding_, &g.out_cols,
-                                &g.pad_left, &g.pad_right));
+    OP_REQUIRES_OK(context,
+                   nn::GetWindowedOutputSize(
+                       g.in_rows, g.filter_rows, /*dilation=*/1, g.stride_rows,
+                       padding_, &g.out_rows, &g.pad_top, &g.pad_bottom));
+    OP_REQUIRES_OK(context,
+                   nn::GetWindowedOutputSize(
+                       g.in_cols, g.filter_cols, /*dilation=*/1, g.stride_cols,
+                       padding_, &g.out_cols, &g.pad_left, &g.pad_right));
 
     TensorShape out_shape =
         format_ == TensorFormat::kNHWC
@@ -144,11 +144,10 @@ class DepthwiseConv2dNativeOp : public OpKernel {
   TensorFormat format_ = TensorFormat::kNHWC;
 };
 
-#define REGISTER_DEPTHWISE_KERNEL(T)                                    \
-  REGISTER_KERNEL_BUILDER(Name("DepthwiseConv2dNative")                 \
-                              .Device(DEVICE_CPU)                       \
-                              .TypeConstraint<T>("T"),                  \
-                          DepthwiseConv2dNativeOp<T>)
+#define REGISTER_DEPTHWISE_KERNEL(T)                                           \
+  REGISTER_KERNEL_BUILDER(                                                     \
+      Name("DepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+      DepthwiseConv2dNativeOp<T>)
 
 REGISTER_DEPTHWISE_KERNEL(float);
 REGISTER_DEPTHWISE_KERNEL(double);

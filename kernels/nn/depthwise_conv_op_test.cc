@@ -85,8 +85,9 @@ Tensor Reference(const DwCase& c, const Tensor& input, const Tensor& filter) {
                 const int64_t iy = y * c.stride - pad_top + i;
                 const int64_t ix = x * c.stride - pad_left + j;
                 if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
-                acc += static_cast<double>(in(((b * h + iy) * w + ix) * ci + ch)) *
-                       static_cast<double>(f(((i * kw + j) * ci + ch) * m + q));
+                acc +=
+                    static_cast<double>(in(((b * h + iy) * w + ix) * ci + ch)) *
+                    static_cast<double>(f(((i * kw + j) * ci + ch) * m + q));
               }
             o(((b * oh + y) * ow + x) * ci * m + ch * m + q) =
                 static_cast<T>(acc);
@@ -126,8 +127,8 @@ TEST(DepthwiseConv2dNativeTest, MatchesReference) {
       {"one_by_one", {{2, 4, 4, 6}, {1, 1, 6, 2}}},
       {"whole_image", {{2, 3, 4, 3}, {3, 4, 3, 2}, 1, "VALID"}},
       {"filter_larger_same", {{1, 2, 2, 2}, {5, 5, 2, 1}}},
-      {"explicit", {{1, 5, 6, 2}, {3, 3, 2, 2}, 2, "EXPLICIT",
-                    {0, 0, 2, 1, 0, 3, 0, 0}}},
+      {"explicit",
+       {{1, 5, 6, 2}, {3, 3, 2, 2}, 2, "EXPLICIT", {0, 0, 2, 1, 0, 3, 0, 0}}},
   };
   for (nn::Conv2DPath path : {nn::Conv2DPath::kAuto, nn::Conv2DPath::kBlocked,
                               nn::Conv2DPath::kChunked}) {
@@ -144,8 +145,8 @@ TEST(DepthwiseConv2dNativeTest, MatchesReference) {
 absl::Status RunStatus(const DwCase& c, const std::vector<int64_t>& in,
                        const std::vector<int64_t>& filter) {
   std::mt19937 rng(1);
-  return test::RunKernel(Dw(DT_FLOAT, c), {Random<float>(in, &rng),
-                                           Random<float>(filter, &rng)})
+  return test::RunKernel(Dw(DT_FLOAT, c),
+                         {Random<float>(in, &rng), Random<float>(filter, &rng)})
       .status();
 }
 
