@@ -1,6 +1,8 @@
 """The CNN training gradients against live TensorFlow: values and error codes.
 
-Covers Conv2DBackpropInput, Conv2DBackpropFilter, MaxPoolGrad and AvgPoolGrad
+Covers Conv2DBackpropInput, Conv2DBackpropFilter,
+DepthwiseConv2dNativeBackpropInput, DepthwiseConv2dNativeBackpropFilter,
+MaxPoolGrad and AvgPoolGrad
 across dtypes, paddings (SAME / VALID / EXPLICIT), strides, window sizes and
 ties in max pooling, plus the shape and attribute errors TensorFlow's CPU
 kernels report. Gradients are checked against TensorFlow's own values, not
@@ -208,6 +210,126 @@ cases.add("conv_backprop_filter_error_grouped",
           backprop_filter((1, 1), "VALID", None),
           [rand((2, 5, 5, 6), np.float32), sizes(3, 3, 3, 4), DY],
           expect_code=INVALID_ARGUMENT)
+
+# ---- DepthwiseConv2dNativeBackpropInput ---------------------------------------
+# float32 to 1e-4 (summation order differs), float64 to the default tolerance.
+
+# (name, input NHWC, filter [H, W, C, multiplier], stride, padding, explicit)
+DW_CASES = [
+    ("same_3x3_m1", (2, 5, 6, 3), (3, 3, 3, 1), 1, "SAME", None),
+    ("same_3x3_m2", (2, 5, 6, 3), (3, 3, 3, 2), 1, "SAME", None),
+    ("valid_3x3_m3", (1, 7, 6, 4), (3, 3, 4, 3), 1, "VALID", None),
+    ("same_s2", (2, 9, 8, 5), (3, 3, 5, 2), 2, "SAME", None),
+    ("valid_s3_even", (1, 10, 11, 2), (2, 4, 2, 2), 3, "VALID", None),
+    ("one_by_one", (2, 4, 4, 6), (1, 1, 6, 2), 1, "VALID", None),
+    ("explicit_s2", (2, 7, 7, 3), (3, 2, 3, 1), 2, "EXPLICIT", ((1, 2), (3, 0))),
+    ("mobilenet_like", (2, 28, 28, 32), (3, 3, 32, 1), 2, "SAME", None),
+]
+
+
+def dw_backprop_input(stride, padding, pads, fmt="NHWC", dilations=(1, 1, 1, 1)):
+    def fn(s, w, dy):
+        return raw.DepthwiseConv2dNativeBackpropInput(
+            input_sizes=s, filter=w, out_backprop=dy,
+            strides=[1, stride, stride, 1], padding=padding,
+            explicit_paddings=explicit_list(pads), data_format=fmt,
+            dilations=list(dilations))
+    return fn
+
+
+for name, inp, filt, stride, padding, pads in DW_CASES:
+    for dtype in [np.float32, np.float64]:
+        p = pads or ((0, 0), (0, 0))
+        dy_shape = (inp[0], out_size(inp[1], filt[0], stride, padding, p[0]),
+                    out_size(inp[2], filt[1], stride, padding, p[1]),
+                    filt[2] * filt[3])
+        cases.add(f"depthwise_backprop_input_{name}_{tname(dtype)}",
+                  dw_backprop_input(stride, padding, pads),
+                  [tf_oracle.Const(np.array(inp, np.int32)), rand(filt, dtype),
+                   rand(dy_shape, dtype)],
+                  atol=1e-4 if dtype == np.float32 else None,
+                  rtol=1e-4 if dtype == np.float32 else None)
+
+DW_W = rand((3, 3, 2, 2), np.float32)
+DW_DY = rand((1, 5, 5, 4), np.float32)
+# Dilations are accepted and ignored by TensorFlow's CPU kernel.
+cases.add("depthwise_backprop_input_dilations_ignored",
+          dw_backprop_input(1, "SAME", None, dilations=(1, 2, 2, 1)),
+          [sizes(1, 5, 5, 2), DW_W, DW_DY])
+cases.add("depthwise_backprop_input_empty_batch",
+          dw_backprop_input(1, "SAME", None),
+          [sizes(0, 5, 5, 2), DW_W, rand((0, 5, 5, 4), np.float32)])
+for label, args, needle in [
+    ("sizes_rank3", [sizes(5, 5, 2), DW_W, DW_DY], "input must be 4-dimensional"),
+    ("rows_mismatch", [sizes(1, 5, 5, 2), DW_W, DW_DY[:, :4]],
+     "actual = 4, computed = 5"),
+    ("depth_mismatch", [sizes(1, 5, 5, 3), DW_W, DW_DY], "same in_depth"),
+    ("out_depth_mismatch", [sizes(1, 5, 5, 2), DW_W, DW_DY[..., :3]],
+     "not equal to out_depth"),
+    ("batch_mismatch", [sizes(2, 5, 5, 2), DW_W, DW_DY], "same batch size"),
+    ("negative_size", [sizes(1, -5, 5, 2), DW_W, DW_DY], "must be >= 0"),
+]:
+    cases.add(f"depthwise_backprop_input_{label}",
+              dw_backprop_input(1, "SAME", None), args,
+              expect_code=INVALID_ARGUMENT, message_contains=[needle])
+cases.add("depthwise_backprop_input_nchw_unimplemented",
+          dw_backprop_input(1, "SAME", None, fmt="NCHW"),
+          [sizes(1, 2, 5, 5), DW_W, rand((1, 4, 5, 5), np.float32)],
+          expect_code=UNIMPLEMENTED, message_contains=["NHWC"])
+
+# ---- DepthwiseConv2dNativeBackpropFilter --------------------------------------
+# Same configurations and tolerances as the input gradient. (TensorFlow
+# leaves the filter gradient of an empty batch uninitialised, so that case
+# has no oracle.)
+
+
+def dw_backprop_filter(stride, padding, pads, fmt="NHWC", dilations=(1, 1, 1, 1)):
+    def fn(x, s, dy):
+        return raw.DepthwiseConv2dNativeBackpropFilter(
+            input=x, filter_sizes=s, out_backprop=dy,
+            strides=[1, stride, stride, 1], padding=padding,
+            explicit_paddings=explicit_list(pads), data_format=fmt,
+            dilations=list(dilations))
+    return fn
+
+
+for name, inp, filt, stride, padding, pads in DW_CASES:
+    for dtype in [np.float32, np.float64]:
+        p = pads or ((0, 0), (0, 0))
+        dy_shape = (inp[0], out_size(inp[1], filt[0], stride, padding, p[0]),
+                    out_size(inp[2], filt[1], stride, padding, p[1]),
+                    filt[2] * filt[3])
+        cases.add(f"depthwise_backprop_filter_{name}_{tname(dtype)}",
+                  dw_backprop_filter(stride, padding, pads),
+                  [rand(inp, dtype), tf_oracle.Const(np.array(filt, np.int32)),
+                   rand(dy_shape, dtype)],
+                  atol=1e-4 if dtype == np.float32 else None,
+                  rtol=1e-4 if dtype == np.float32 else None)
+
+DW_X = rand((1, 5, 5, 2), np.float32)
+cases.add("depthwise_backprop_filter_dilations_ignored",
+          dw_backprop_filter(1, "SAME", None, dilations=(1, 2, 2, 1)),
+          [DW_X, sizes(3, 3, 2, 2), DW_DY])
+for label, args, needle in [
+    ("sizes_rank3", [DW_X, sizes(3, 3, 2), DW_DY], "filter must be 4-dimensional"),
+    ("input_rank3", [DW_X[0], sizes(3, 3, 2, 2), DW_DY], "input must be 4-dimensional"),
+    ("cols_mismatch", [DW_X, sizes(3, 3, 2, 2), DW_DY[:, :, :4]],
+     "actual = 4, computed = 5"),
+    ("depth_mismatch", [DW_X, sizes(3, 3, 3, 2), DW_DY], "same in_depth"),
+    ("out_depth_mismatch", [DW_X, sizes(3, 3, 2, 2), DW_DY[..., :3]],
+     "not equal to out_depth"),
+    ("batch_mismatch", [np.concatenate([DW_X, DW_X]), sizes(3, 3, 2, 2), DW_DY],
+     "same batch size"),
+    ("negative_size", [DW_X, sizes(3, -3, 2, 2), DW_DY], "must be >= 0"),
+]:
+    cases.add(f"depthwise_backprop_filter_{label}",
+              dw_backprop_filter(1, "SAME", None), args,
+              expect_code=INVALID_ARGUMENT, message_contains=[needle])
+cases.add("depthwise_backprop_filter_nchw_unimplemented",
+          dw_backprop_filter(1, "SAME", None, fmt="NCHW"),
+          [rand((1, 2, 5, 5), np.float32), sizes(3, 3, 2, 2),
+           rand((1, 4, 5, 5), np.float32)],
+          expect_code=UNIMPLEMENTED, message_contains=["NHWC"])
 
 # ---- MaxPoolGrad / AvgPoolGrad ------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 Covers BiasAdd, BiasAddGrad, Relu, ReluGrad, Relu6, Relu6Grad, TanhGrad, SigmoidGrad, Softmax,
 LogSoftmax, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits,
-Conv2D, MaxPool, AvgPool, FusedBatchNorm{,V2,V3} and FusedBatchNormGrad{,V2,V3} across dtypes, ranks, layouts, paddings, strides
+Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm{,V2,V3} and FusedBatchNormGrad{,V2,V3} across dtypes, ranks, layouts, paddings, strides
 and dilations, plus the shape and attribute errors TensorFlow reports.
 """
 import os
@@ -339,6 +339,89 @@ cases.add("conv2d_dilation_depth",
                                   padding="SAME", dilations=[1, 1, 1, 2]),
           [rand((1, 5, 5, 3), np.float32), rand((2, 2, 3, 4), np.float32)],
           expect_code=UNIMPLEMENTED)
+
+# ---- DepthwiseConv2dNative ----------------------------------------------------
+# TensorFlow's reference CPU kernel: equal row/column strides, no dilation,
+# NHWC only. float32 to 1e-4 (the summation order differs), float64 to the
+# default tolerance. Bad strides rank, zero stride and explicit_paddings
+# without EXPLICIT are rejected by TensorFlow's shape function in graph mode,
+# before any kernel runs, so they have no oracle case here.
+
+
+def dwconv(stride=1, padding="SAME", explicit=None, data_format="NHWC",
+           strides=None, dilations=(1, 1, 1, 1)):
+    def fn(x, w):
+        kwargs = {}
+        if explicit is not None:
+            kwargs["explicit_paddings"] = explicit
+        return raw.DepthwiseConv2dNative(
+            input=x, filter=w, strides=strides or [1, stride, stride, 1],
+            padding=padding, dilations=list(dilations),
+            data_format=data_format, **kwargs)
+    return fn
+
+
+# (name, input NHWC, filter [H, W, C, multiplier], stride, padding, explicit)
+DWCONV_CONFIGS = [
+    ("3x3_same_m1", (2, 7, 8, 3), (3, 3, 3, 1), 1, "SAME", None),
+    ("3x3_same_m2", (2, 7, 8, 3), (3, 3, 3, 2), 1, "SAME", None),
+    ("3x3_valid_m3", (1, 7, 6, 4), (3, 3, 4, 3), 1, "VALID", None),
+    ("3x3_same_s2", (2, 9, 8, 5), (3, 3, 5, 2), 2, "SAME", None),
+    ("5x5_valid_s2", (1, 11, 10, 3), (5, 5, 3, 1), 2, "VALID", None),
+    ("2x4_same_s3", (1, 9, 10, 2), (2, 4, 2, 2), 3, "SAME", None),
+    ("one_channel", (1, 5, 5, 1), (3, 3, 1, 4), 1, "SAME", None),
+    ("1x1", (2, 5, 5, 6), (1, 1, 6, 2), 1, "SAME", None),
+    ("whole_image", (2, 3, 4, 3), (3, 4, 3, 2), 1, "VALID", None),
+    ("filter_bigger_same", (1, 3, 3, 2), (5, 5, 2, 1), 1, "SAME", None),
+    ("explicit", (1, 5, 6, 2), (3, 3, 2, 2), 1, "EXPLICIT", [0, 0, 2, 1, 0, 3, 0, 0]),
+    ("explicit_s2", (2, 7, 7, 3), (3, 2, 3, 1), 2, "EXPLICIT", [0, 0, 1, 2, 3, 0, 0, 0]),
+    ("mobilenet_like", (2, 28, 28, 32), (3, 3, 32, 1), 2, "SAME", None),
+]
+
+for name, ishape, fshape, stride, padding, explicit in DWCONV_CONFIGS:
+    for dtype in FLOATS:
+        cases.add(f"depthwise_conv2d_{name}_{tname(dtype)}",
+                  dwconv(stride, padding, explicit),
+                  [rand(ishape, dtype), rand(fshape, dtype)],
+                  atol=1e-4 if dtype == np.float32 else None,
+                  rtol=1e-4 if dtype == np.float32 else None)
+
+cases.add("depthwise_conv2d_empty_batch", dwconv(),
+          [rand((0, 5, 5, 3), np.float32), rand((2, 2, 3, 2), np.float32)])
+cases.add("depthwise_conv2d_zero_multiplier", dwconv(),
+          [rand((1, 5, 5, 3), np.float32), rand((2, 2, 3, 0), np.float32)])
+cases.add("depthwise_conv2d_zero_filter_rows", dwconv(),
+          [rand((1, 5, 5, 2), np.float32), rand((0, 3, 2, 1), np.float32)])
+cases.add("depthwise_conv2d_empty_image_explicit_pad",
+          dwconv(padding="EXPLICIT", explicit=[0, 0, 1, 1, 1, 1, 0, 0]),
+          [rand((1, 0, 0, 2), np.float32), rand((1, 1, 2, 3), np.float32)])
+cases.add("depthwise_conv2d_nchw_unimplemented", dwconv(data_format="NCHW"),
+          [rand((1, 2, 5, 5), np.float32), rand((3, 3, 2, 2), np.float32)],
+          expect_code=UNIMPLEMENTED, message_contains=["NHWC"])
+cases.add("depthwise_conv2d_nchw_empty_ok", dwconv(data_format="NCHW"),
+          [rand((0, 2, 5, 5), np.float32), rand((3, 3, 2, 2), np.float32)])
+cases.add("depthwise_conv2d_dilations_unimplemented",
+          dwconv(dilations=(1, 2, 2, 1)),
+          [rand((1, 5, 5, 2), np.float32), rand((3, 3, 2, 2), np.float32)],
+          expect_code=UNIMPLEMENTED, message_contains=["received [1 2 2 1]"])
+cases.add("depthwise_conv2d_unequal_strides", dwconv(strides=[1, 2, 1, 1]),
+          [rand((1, 5, 5, 2), np.float32), rand((3, 3, 2, 2), np.float32)],
+          expect_code=INVALID_ARGUMENT, message_contains=["equal length strides"])
+cases.add("depthwise_conv2d_stride_batch", dwconv(strides=[2, 1, 1, 1]),
+          [rand((1, 5, 5, 2), np.float32), rand((3, 3, 2, 2), np.float32)],
+          expect_code=INVALID_ARGUMENT, message_contains=["batch and depth"])
+cases.add("depthwise_conv2d_input_rank3", dwconv(),
+          [rand((5, 5, 2), np.float32), rand((3, 3, 2, 2), np.float32)],
+          expect_code=INVALID_ARGUMENT, message_contains=["[5,5,2]"])
+cases.add("depthwise_conv2d_filter_rank3", dwconv(),
+          [rand((1, 5, 5, 2), np.float32), rand((3, 2, 2), np.float32)],
+          expect_code=INVALID_ARGUMENT, message_contains=["[3,2,2]"])
+cases.add("depthwise_conv2d_depth_mismatch", dwconv(),
+          [rand((1, 5, 5, 2), np.float32), rand((3, 3, 3, 2), np.float32)],
+          expect_code=INVALID_ARGUMENT, message_contains=["same depth: 2 vs 3"])
+cases.add("depthwise_conv2d_negative_output", dwconv(padding="VALID"),
+          [rand((1, 5, 5, 2), np.float32), rand((7, 3, 2, 2), np.float32)],
+          expect_code=INVALID_ARGUMENT, message_contains=["would be negative"])
 
 # ---- MaxPool / AvgPool -------------------------------------------------------
 

@@ -140,6 +140,47 @@ REGISTER_OP("Conv2DBackpropFilter")
     .Attr(kDataFormat)
     .Attr("dilations: list(int) = [1, 1, 1, 1]");
 
+// Depthwise convolution (MobileNet, EfficientNet): each input channel gets
+// its own filter [H, W, in_channels, channel_multiplier]; no use_cudnn_on_gpu.
+REGISTER_OP("DepthwiseConv2dNative")
+    .Input("input: T")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr(kDataFormat)
+    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+
+// Gradient of DepthwiseConv2dNative with respect to its input, whose shape
+// comes in as an int32 vector.
+REGISTER_OP("DepthwiseConv2dNativeBackpropInput")
+    .Input("input_sizes: int32")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr(kDataFormat)
+    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+
+// Gradient of DepthwiseConv2dNative with respect to its filter, whose shape
+// comes in as an int32 vector.
+REGISTER_OP("DepthwiseConv2dNativeBackpropFilter")
+    .Input("input: T")
+    .Input("filter_sizes: int32")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr(kDataFormat)
+    .Attr("dilations: list(int) = [1, 1, 1, 1]");
+
 // MaxPool is the one pooling op with a default T, explicit padding and the
 // int8-vectorised NCHW_VECT_C layout.
 REGISTER_OP("MaxPool")

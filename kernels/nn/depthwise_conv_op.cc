@@ -1,0 +1,158 @@
+// DepthwiseConv2dNative: attribute and shape validation in the order and
+// wording of TensorFlow's reference CPU kernel (depthwise_conv_op.cc, the one
+// the oracle runs with oneDNN off), then the Conv2D engine of conv2d_im2col.h.
+//
+// A depthwise convolution is a grouped convolution with one group per input
+// channel: the filter [H, W, in_depth, multiplier] read as HWIO with input
+// depth 1 is [H, W, 1, in_depth * multiplier] with the same bytes, and output
+// channel c * multiplier + q is exactly group c's column q. So no new loop is
+// needed, only the geometry (window_util.h) and LaunchConv2D.
+//
+// As TensorFlow's CPU kernel: NHWC only (NCHW validates and fails with
+// Unimplemented once a non-empty result is needed), equal row and column
+// strides, no dilation other than 1 (Unimplemented), SAME / VALID / EXPLICIT
+// padding.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+#include "common/framework/tensor.h"
+#include "common/framework/tensor_shape.h"
+#include "common/kernel/kernel_registry.h"
+#include "common/kernel/op_kernel.h"
+#include "kernels/nn/conv2d_im2col.h"
+#include "kernels/nn/window_util.h"
+#include "unsupported/Eigen/CXX11/Tensor"
+
+namespace tributary {
+namespace {
+
+using nn::FormatDimIndex;
+using nn::Padding;
+using nn::TensorFormat;
+
+template <typename T>
+class DepthwiseConv2dNativeOp : public OpKernel {
+ public:
+  explicit DepthwiseConv2dNativeOp(OpKernelConstruction* context)
+      : OpKernel(context) {
+    OP_REQUIRES_OK(context, context->GetAttr("strides", &strides_));
+    OP_REQUIRES(context, strides_.size() == 4,
+                errors::InvalidArgument("Sliding window strides field must "
+                                        "specify 4 dimensions"));
+    std::string data_format;
+    OP_REQUIRES_OK(context, context->GetAttr("data_format", &data_format));
+    OP_REQUIRES_OK(context, nn::ParseTensorFormat(data_format, &format_));
+    OP_REQUIRES(context, Dim(strides_, 'H') == Dim(strides_, 'W'),
+                errors::InvalidArgument(
+                    "Current implementation only supports equal length "
+                    "strides in the row and column dimensions."));
+    OP_REQUIRES(
+        context, Dim(strides_, 'N') == 1 && Dim(strides_, 'C') == 1,
+        errors::InvalidArgument("Current implementation does not yet support "
+                                "strides in the batch and depth dimensions."));
+    std::string padding;
+    OP_REQUIRES_OK(context, context->GetAttr("padding", &padding));
+    OP_REQUIRES_OK(context, nn::ParsePadding(padding, &padding_));
+    OP_REQUIRES_OK(context,
+                   context->GetAttr("explicit_paddings", &explicit_paddings_));
+    OP_REQUIRES_OK(context, nn::CheckValidPadding(padding_, explicit_paddings_,
+                                                  /*num_dims=*/4, format_));
+    // The reference kernel has no dilated path (tf.nn.depthwise_conv2d
+    // lowers dilation to space-to-batch before reaching this op).
+    std::vector<int64_t> dilations;
+    OP_REQUIRES_OK(context, context->GetAttr("dilations", &dilations));
+    for (int64_t d : dilations) {
+      OP_REQUIRES(context, d == 1,
+                  errors::Unimplemented(
+                      "Current kernel implementation does not support "
+                      "dilations, received [",
+                      absl::StrJoin(dilations, " "), "]"));
+    }
+  }
+
+  void Compute(OpKernelContext* context) override {
+    const Tensor& input = context->input(0);
+    const Tensor& filter = context->input(1);
+    OP_REQUIRES(context, input.dims() == 4,
+                errors::InvalidArgument("input must be 4-dimensional",
+                                        input.shape().DebugString()));
+    OP_REQUIRES(context, filter.dims() == 4,
+                errors::InvalidArgument("filter must be 4-dimensional: ",
+                                        filter.shape().DebugString()));
+
+    nn::Conv2DGeometry g;
+    g.in_depth = input.dim_size(FormatDimIndex(format_, 'C'));
+    OP_REQUIRES(context, g.in_depth == filter.dim_size(2),
+                errors::InvalidArgument(
+                    "input and filter must have the same depth: ", g.in_depth,
+                    " vs ", filter.dim_size(2)));
+    const int64_t multiplier = filter.dim_size(3);
+    g.patch_depth = 1;  // one group per input channel
+    g.out_depth = g.in_depth * multiplier;
+    g.batch = input.dim_size(FormatDimIndex(format_, 'N'));
+    g.in_rows = input.dim_size(FormatDimIndex(format_, 'H'));
+    g.in_cols = input.dim_size(FormatDimIndex(format_, 'W'));
+    g.filter_rows = filter.dim_size(0);
+    g.filter_cols = filter.dim_size(1);
+    g.stride_rows = g.stride_cols = Dim(strides_, 'H');
+    if (padding_ == Padding::kExplicit) {
+      nn::GetExplicitPadding(explicit_paddings_, format_, 'H', &g.pad_top,
+                             &g.pad_bottom);
+      nn::GetExplicitPadding(explicit_paddings_, format_, 'W', &g.pad_left,
+                             &g.pad_right);
+    }
+    OP_REQUIRES_OK(context,
+                   nn::GetWindowedOutputSize(
+                       g.in_rows, g.filter_rows, /*dilation=*/1, g.stride_rows,
+                       padding_, &g.out_rows, &g.pad_top, &g.pad_bottom));
+    OP_REQUIRES_OK(context,
+                   nn::GetWindowedOutputSize(
+                       g.in_cols, g.filter_cols, /*dilation=*/1, g.stride_cols,
+                       padding_, &g.out_cols, &g.pad_left, &g.pad_right));
+
+    TensorShape out_shape =
+        format_ == TensorFormat::kNHWC
+            ? TensorShape({g.batch, g.out_rows, g.out_cols, g.out_depth})
+            : TensorShape({g.batch, g.out_depth, g.out_rows, g.out_cols});
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(context, context->allocate_output(0, out_shape, &output));
+    if (out_shape.num_elements() == 0) return;
+    OP_REQUIRES(context, format_ == TensorFormat::kNHWC,
+                errors::Unimplemented("Depthwise convolution on CPU is only "
+                                      "supported for NHWC format"));
+    if (input.NumElements() == 0 || filter.NumElements() == 0) {
+      // Only padding, or an empty window, reaches the output.
+      output->flat<T>().device(context->eigen_cpu_device()) =
+          output->flat<T>().constant(T(0));
+      return;
+    }
+    OP_REQUIRES_OK(context,
+                   nn::LaunchConv2D<T>(context, g, input, filter, output));
+  }
+
+ private:
+  int64_t Dim(const std::vector<int64_t>& attr, char dim) const {
+    return attr[FormatDimIndex(format_, dim)];
+  }
+
+  std::vector<int64_t> strides_;
+  std::vector<int64_t> explicit_paddings_;
+  Padding padding_ = Padding::kValid;
+  TensorFormat format_ = TensorFormat::kNHWC;
+};
+
+#define REGISTER_DEPTHWISE_KERNEL(T)                                           \
+  REGISTER_KERNEL_BUILDER(                                                     \
+      Name("DepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+      DepthwiseConv2dNativeOp<T>)
+
+REGISTER_DEPTHWISE_KERNEL(float);
+REGISTER_DEPTHWISE_KERNEL(double);
+
+#undef REGISTER_DEPTHWISE_KERNEL
+
+}  // namespace
+}  // namespace tributary
