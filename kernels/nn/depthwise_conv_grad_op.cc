@@ -26,6 +26,7 @@
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
 #include "kernels/nn/conv2d_im2col.h"
+#include "kernels/nn/depthwise_attrs.h"
 #include "kernels/nn/window_util.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -41,32 +42,7 @@ class DepthwiseBackpropBase : public OpKernel {
  protected:
   DepthwiseBackpropBase(OpKernelConstruction* context, const char* label)
       : OpKernel(context), label_(label) {
-    OP_REQUIRES_OK(context, context->GetAttr("strides", &strides_));
-    OP_REQUIRES(context, strides_.size() == 4,
-                errors::InvalidArgument("Sliding window strides field must "
-                                        "specify 4 dimensions"));
-    std::string data_format;
-    OP_REQUIRES_OK(context, context->GetAttr("data_format", &data_format));
-    OP_REQUIRES_OK(context, nn::ParseTensorFormat(data_format, &format_));
-    OP_REQUIRES(context, Dim(strides_, 'H') == Dim(strides_, 'W'),
-                errors::InvalidArgument(
-                    "Current implementation only supports equal length "
-                    "strides in the row and column dimensions."));
-    OP_REQUIRES(
-        context, Dim(strides_, 'N') == 1 && Dim(strides_, 'C') == 1,
-        errors::InvalidArgument("Current implementation does not yet support "
-                                "strides in the batch and depth dimensions."));
-    std::string padding;
-    OP_REQUIRES_OK(context, context->GetAttr("padding", &padding));
-    OP_REQUIRES_OK(context, nn::ParsePadding(padding, &padding_));
-    OP_REQUIRES_OK(context,
-                   context->GetAttr("explicit_paddings", &explicit_paddings_));
-    OP_REQUIRES_OK(context, nn::CheckValidPadding(padding_, explicit_paddings_,
-                                                  /*num_dims=*/4, format_));
-  }
-
-  int64_t Dim(const std::vector<int64_t>& attr, char dim) const {
-    return attr[FormatDimIndex(format_, dim)];
+    OP_REQUIRES_OK(context, nn::ReadDepthwiseAttrs(context, &attrs_));
   }
 
   // A shape from the 1-D int32 sizes input `name` ("input_sizes").
@@ -104,7 +80,7 @@ class DepthwiseBackpropBase : public OpKernel {
                                      ": out_backprop must be 4-dimensional");
     }
     auto dim = [this](const TensorShape& s, char d) {
-      return s.dim_size(FormatDimIndex(format_, d));
+      return s.dim_size(FormatDimIndex(attrs_.format, d));
     };
     g->batch = dim(input, 'N');
     if (g->batch != dim(out_backprop, 'N')) {
@@ -115,24 +91,24 @@ class DepthwiseBackpropBase : public OpKernel {
     g->in_cols = dim(input, 'W');
     g->filter_rows = filter.dim_size(0);
     g->filter_cols = filter.dim_size(1);
-    g->stride_rows = g->stride_cols = Dim(strides_, 'H');
-    if (padding_ == Padding::kExplicit) {
-      nn::GetExplicitPadding(explicit_paddings_, format_, 'H', &g->pad_top,
-                             &g->pad_bottom);
-      nn::GetExplicitPadding(explicit_paddings_, format_, 'W', &g->pad_left,
-                             &g->pad_right);
+    g->stride_rows = g->stride_cols = attrs_.stride();
+    if (attrs_.padding == Padding::kExplicit) {
+      nn::GetExplicitPadding(attrs_.explicit_paddings, attrs_.format, 'H',
+                             &g->pad_top, &g->pad_bottom);
+      nn::GetExplicitPadding(attrs_.explicit_paddings, attrs_.format, 'W',
+                             &g->pad_left, &g->pad_right);
     }
     TRIB_RETURN_IF_ERROR(nn::GetWindowedOutputSize(
-        g->in_rows, g->filter_rows, /*dilation=*/1, g->stride_rows, padding_,
-        &g->out_rows, &g->pad_top, &g->pad_bottom));
+        g->in_rows, g->filter_rows, /*dilation=*/1, g->stride_rows,
+        attrs_.padding, &g->out_rows, &g->pad_top, &g->pad_bottom));
     if (dim(out_backprop, 'H') != g->out_rows) {
       return errors::InvalidArgument(
           label_, ": Number of rows of out_backprop doesn't match computed: ",
           "actual = ", dim(out_backprop, 'H'), ", computed = ", g->out_rows);
     }
     TRIB_RETURN_IF_ERROR(nn::GetWindowedOutputSize(
-        g->in_cols, g->filter_cols, /*dilation=*/1, g->stride_cols, padding_,
-        &g->out_cols, &g->pad_left, &g->pad_right));
+        g->in_cols, g->filter_cols, /*dilation=*/1, g->stride_cols,
+        attrs_.padding, &g->out_cols, &g->pad_left, &g->pad_right));
     if (dim(out_backprop, 'W') != g->out_cols) {
       return errors::InvalidArgument(
           label_, ": Number of cols of out_backprop doesn't match computed: ",
@@ -153,10 +129,7 @@ class DepthwiseBackpropBase : public OpKernel {
   }
 
   const char* label_;
-  std::vector<int64_t> strides_;
-  std::vector<int64_t> explicit_paddings_;
-  Padding padding_ = Padding::kValid;
-  TensorFormat format_ = TensorFormat::kNHWC;
+  nn::DepthwiseAttrs attrs_;
 };
 
 template <typename T>
@@ -179,7 +152,7 @@ class DepthwiseConv2dNativeBackpropInputOp : public DepthwiseBackpropBase {
     OP_REQUIRES_OK(context,
                    context->allocate_output(0, input_shape, &in_backprop));
     if (input_shape.num_elements() == 0) return;
-    OP_REQUIRES(context, format_ == TensorFormat::kNHWC,
+    OP_REQUIRES(context, attrs_.format == TensorFormat::kNHWC,
                 errors::Unimplemented("Depthwise convolution on CPU is only "
                                       "supported for NHWC format"));
     Gather(context, g, filter.flat<T>().data(), out_backprop.flat<T>().data(),
@@ -253,7 +226,7 @@ class DepthwiseConv2dNativeBackpropFilterOp : public DepthwiseBackpropBase {
     OP_REQUIRES_OK(context,
                    context->allocate_output(0, filter_shape, &filter_backprop));
     if (filter_shape.num_elements() == 0) return;
-    OP_REQUIRES(context, format_ == TensorFormat::kNHWC,
+    OP_REQUIRES(context, attrs_.format == TensorFormat::kNHWC,
                 errors::Unimplemented("Depthwise convolution on CPU is only "
                                       "supported for NHWC format"));
     Gather(context, g, input.flat<T>().data(), out_backprop.flat<T>().data(),

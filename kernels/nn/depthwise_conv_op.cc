@@ -23,6 +23,7 @@
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
 #include "kernels/nn/conv2d_im2col.h"
+#include "kernels/nn/depthwise_attrs.h"
 #include "kernels/nn/window_util.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -38,28 +39,7 @@ class DepthwiseConv2dNativeOp : public OpKernel {
  public:
   explicit DepthwiseConv2dNativeOp(OpKernelConstruction* context)
       : OpKernel(context) {
-    OP_REQUIRES_OK(context, context->GetAttr("strides", &strides_));
-    OP_REQUIRES(context, strides_.size() == 4,
-                errors::InvalidArgument("Sliding window strides field must "
-                                        "specify 4 dimensions"));
-    std::string data_format;
-    OP_REQUIRES_OK(context, context->GetAttr("data_format", &data_format));
-    OP_REQUIRES_OK(context, nn::ParseTensorFormat(data_format, &format_));
-    OP_REQUIRES(context, Dim(strides_, 'H') == Dim(strides_, 'W'),
-                errors::InvalidArgument(
-                    "Current implementation only supports equal length "
-                    "strides in the row and column dimensions."));
-    OP_REQUIRES(
-        context, Dim(strides_, 'N') == 1 && Dim(strides_, 'C') == 1,
-        errors::InvalidArgument("Current implementation does not yet support "
-                                "strides in the batch and depth dimensions."));
-    std::string padding;
-    OP_REQUIRES_OK(context, context->GetAttr("padding", &padding));
-    OP_REQUIRES_OK(context, nn::ParsePadding(padding, &padding_));
-    OP_REQUIRES_OK(context,
-                   context->GetAttr("explicit_paddings", &explicit_paddings_));
-    OP_REQUIRES_OK(context, nn::CheckValidPadding(padding_, explicit_paddings_,
-                                                  /*num_dims=*/4, format_));
+    OP_REQUIRES_OK(context, nn::ReadDepthwiseAttrs(context, &attrs_));
     // The reference kernel has no dilated path (tf.nn.depthwise_conv2d
     // lowers dilation to space-to-batch before reaching this op).
     std::vector<int64_t> dilations;
@@ -84,7 +64,7 @@ class DepthwiseConv2dNativeOp : public OpKernel {
                                         filter.shape().DebugString()));
 
     nn::Conv2DGeometry g;
-    g.in_depth = input.dim_size(FormatDimIndex(format_, 'C'));
+    g.in_depth = input.dim_size(FormatDimIndex(attrs_.format, 'C'));
     OP_REQUIRES(context, g.in_depth == filter.dim_size(2),
                 errors::InvalidArgument(
                     "input and filter must have the same depth: ", g.in_depth,
@@ -92,35 +72,35 @@ class DepthwiseConv2dNativeOp : public OpKernel {
     const int64_t multiplier = filter.dim_size(3);
     g.patch_depth = 1;  // one group per input channel
     g.out_depth = g.in_depth * multiplier;
-    g.batch = input.dim_size(FormatDimIndex(format_, 'N'));
-    g.in_rows = input.dim_size(FormatDimIndex(format_, 'H'));
-    g.in_cols = input.dim_size(FormatDimIndex(format_, 'W'));
+    g.batch = input.dim_size(FormatDimIndex(attrs_.format, 'N'));
+    g.in_rows = input.dim_size(FormatDimIndex(attrs_.format, 'H'));
+    g.in_cols = input.dim_size(FormatDimIndex(attrs_.format, 'W'));
     g.filter_rows = filter.dim_size(0);
     g.filter_cols = filter.dim_size(1);
-    g.stride_rows = g.stride_cols = Dim(strides_, 'H');
-    if (padding_ == Padding::kExplicit) {
-      nn::GetExplicitPadding(explicit_paddings_, format_, 'H', &g.pad_top,
-                             &g.pad_bottom);
-      nn::GetExplicitPadding(explicit_paddings_, format_, 'W', &g.pad_left,
-                             &g.pad_right);
+    g.stride_rows = g.stride_cols = attrs_.stride();
+    if (attrs_.padding == Padding::kExplicit) {
+      nn::GetExplicitPadding(attrs_.explicit_paddings, attrs_.format, 'H',
+                             &g.pad_top, &g.pad_bottom);
+      nn::GetExplicitPadding(attrs_.explicit_paddings, attrs_.format, 'W',
+                             &g.pad_left, &g.pad_right);
     }
     OP_REQUIRES_OK(context,
                    nn::GetWindowedOutputSize(
                        g.in_rows, g.filter_rows, /*dilation=*/1, g.stride_rows,
-                       padding_, &g.out_rows, &g.pad_top, &g.pad_bottom));
+                       attrs_.padding, &g.out_rows, &g.pad_top, &g.pad_bottom));
     OP_REQUIRES_OK(context,
                    nn::GetWindowedOutputSize(
                        g.in_cols, g.filter_cols, /*dilation=*/1, g.stride_cols,
-                       padding_, &g.out_cols, &g.pad_left, &g.pad_right));
+                       attrs_.padding, &g.out_cols, &g.pad_left, &g.pad_right));
 
     TensorShape out_shape =
-        format_ == TensorFormat::kNHWC
+        attrs_.format == TensorFormat::kNHWC
             ? TensorShape({g.batch, g.out_rows, g.out_cols, g.out_depth})
             : TensorShape({g.batch, g.out_depth, g.out_rows, g.out_cols});
     Tensor* output = nullptr;
     OP_REQUIRES_OK(context, context->allocate_output(0, out_shape, &output));
     if (out_shape.num_elements() == 0) return;
-    OP_REQUIRES(context, format_ == TensorFormat::kNHWC,
+    OP_REQUIRES(context, attrs_.format == TensorFormat::kNHWC,
                 errors::Unimplemented("Depthwise convolution on CPU is only "
                                       "supported for NHWC format"));
     if (input.NumElements() == 0 || filter.NumElements() == 0) {
@@ -134,14 +114,7 @@ class DepthwiseConv2dNativeOp : public OpKernel {
   }
 
  private:
-  int64_t Dim(const std::vector<int64_t>& attr, char dim) const {
-    return attr[FormatDimIndex(format_, dim)];
-  }
-
-  std::vector<int64_t> strides_;
-  std::vector<int64_t> explicit_paddings_;
-  Padding padding_ = Padding::kValid;
-  TensorFormat format_ = TensorFormat::kNHWC;
+  nn::DepthwiseAttrs attrs_;
 };
 
 #define REGISTER_DEPTHWISE_KERNEL(T)                                           \
