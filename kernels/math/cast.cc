@@ -1,6 +1,7 @@
-// Cast between float, double, int32, int64 and bool (C++ conversion
-// semantics, as TensorFlow's Eigen cast: float -> int truncates toward
-// zero, x -> bool is x != 0).
+// Cast between float, double, half, bfloat16, the integer types TensorFlow
+// feeds models (int8/16/32/64, uint8/16) and bool, with C++ conversion
+// semantics as TensorFlow's Eigen cast: float -> int truncates toward zero,
+// x -> bool is x != 0, float -> half/bfloat16 rounds to nearest even.
 #include <functional>
 
 #include "common/framework/status.h"
@@ -28,6 +29,12 @@ CastFn CastFrom(DataType dst) {
     case DT_INT32: return &CastImpl<Src, int32_t>;
     case DT_INT64: return &CastImpl<Src, int64_t>;
     case DT_BOOL: return &CastImpl<Src, bool>;
+    case DT_HALF: return &CastImpl<Src, Eigen::half>;
+    case DT_BFLOAT16: return &CastImpl<Src, Eigen::bfloat16>;
+    case DT_INT8: return &CastImpl<Src, int8_t>;
+    case DT_UINT8: return &CastImpl<Src, uint8_t>;
+    case DT_INT16: return &CastImpl<Src, int16_t>;
+    case DT_UINT16: return &CastImpl<Src, uint16_t>;
     default: return nullptr;
   }
 }
@@ -39,6 +46,12 @@ CastFn GetCastFn(DataType src, DataType dst) {
     case DT_INT32: return CastFrom<int32_t>(dst);
     case DT_INT64: return CastFrom<int64_t>(dst);
     case DT_BOOL: return CastFrom<bool>(dst);
+    case DT_HALF: return CastFrom<Eigen::half>(dst);
+    case DT_BFLOAT16: return CastFrom<Eigen::bfloat16>(dst);
+    case DT_INT8: return CastFrom<int8_t>(dst);
+    case DT_UINT8: return CastFrom<uint8_t>(dst);
+    case DT_INT16: return CastFrom<int16_t>(dst);
+    case DT_UINT16: return CastFrom<uint16_t>(dst);
     default: return nullptr;
   }
 }
@@ -76,8 +89,9 @@ class CastOp : public OpKernel {
   CastFn fn_ = nullptr;
 };
 
-constexpr DataType kCastTypes[] = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64,
-                                   DT_BOOL};
+constexpr DataType kCastTypes[] = {
+    DT_FLOAT, DT_DOUBLE, DT_HALF,  DT_BFLOAT16, DT_INT32, DT_INT64,
+    DT_BOOL,  DT_INT8,   DT_UINT8, DT_INT16,    DT_UINT16};
 REGISTER_KERNEL_BUILDER(Name("Cast")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("SrcT", kCastTypes)

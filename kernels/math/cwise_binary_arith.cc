@@ -14,6 +14,9 @@ REGISTER_ARITH(float)
 REGISTER_ARITH(double)
 REGISTER_ARITH(int32_t)
 REGISTER_ARITH(int64_t)
+// Keras mixed precision (mixed_float16 / mixed_bfloat16) computes in these.
+REGISTER_ARITH(Eigen::half)
+REGISTER_ARITH(Eigen::bfloat16)
 #undef REGISTER_ARITH
 
 }  // namespace tributary

@@ -19,6 +19,8 @@ namespace tributary {
 
 REGISTER_REAL(float)
 REGISTER_REAL(double)
+REGISTER_REAL(Eigen::half)
+REGISTER_REAL(Eigen::bfloat16)
 REGISTER_INT(int32_t)
 REGISTER_INT(int64_t)
 #undef REGISTER_REAL

@@ -11,6 +11,8 @@ REGISTER_MINMAX(float)
 REGISTER_MINMAX(double)
 REGISTER_MINMAX(int32_t)
 REGISTER_MINMAX(int64_t)
+REGISTER_MINMAX(Eigen::half)
+REGISTER_MINMAX(Eigen::bfloat16)
 #undef REGISTER_MINMAX
 
 }  // namespace tributary

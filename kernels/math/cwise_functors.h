@@ -97,7 +97,10 @@ struct SafeIntPow {
 
 template <typename T>
 struct FloorDivReal {
-  T operator()(const T& x, const T& y) const { return std::floor(x / y); }
+  // Eigen::numext: also for half and bfloat16, which std::floor would widen.
+  T operator()(const T& x, const T& y) const {
+    return Eigen::numext::floor(T(x / y));
+  }
   template <typename Packet>
   Packet packetOp(const Packet& x, const Packet& y) const {
     return Eigen::internal::pfloor(Eigen::internal::pdiv(x, y));
@@ -122,7 +125,7 @@ struct SquaredDifferenceF {
 template <typename T>
 struct FloorModReal {
   T operator()(const T& x, const T& y) const {
-    const T r = std::fmod(x, y);
+    const T r = T(std::fmod(static_cast<double>(x), static_cast<double>(y)));
     return (r != T(0) && ((y < T(0)) != (r < T(0)))) ? r + y : r;
   }
 };

@@ -25,6 +25,11 @@ REGISTER_NUMERIC(int32_t)
 REGISTER_NUMERIC(int64_t)
 REGISTER_FLOAT(float)
 REGISTER_FLOAT(double)
+// Keras mixed precision computes in these.
+REGISTER_NUMERIC(Eigen::half)
+REGISTER_NUMERIC(Eigen::bfloat16)
+REGISTER_FLOAT(Eigen::half)
+REGISTER_FLOAT(Eigen::bfloat16)
 #undef REGISTER_NUMERIC
 #undef REGISTER_FLOAT
 

@@ -417,4 +417,70 @@ for op in ["ArgMax", "ArgMin"]:
               [values((3, 4), np.float32), np.array([0], np.int32)],
               expect_code=INVALID_ARGUMENT)
 
+# ---- Mixed precision: half and bfloat16 ----------------------------------------
+# What Keras's mixed_float16 / mixed_bfloat16 policies compute in. Elementwise
+# ops round each result once, as TensorFlow's Eigen functors do, so they agree
+# to the last bit but for the transcendental functions (rtol 1e-3 for half,
+# 1e-2 for bfloat16: one unit in the last place). MatMul and the sums
+# accumulate in float on both sides, in a different order.
+BF16 = tf.bfloat16.as_numpy_dtype
+LOW_PRECISION = [np.float16, BF16]
+
+
+def low_precision_tol(dtype, ulps=1):
+    return dict(rtol=ulps * (1e-3 if dtype == np.float16 else 8e-3), atol=1e-3)
+
+
+for dtype in LOW_PRECISION:
+    n = dname(dtype)
+    tol = low_precision_tol(dtype)
+    for op in ["Add", "AddV2", "Sub", "Mul", "SquaredDifference", "Maximum", "Minimum",
+               "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual"]:
+        add_binary(op, [dtype], lambda sx, sy, dtype: (values(sx, np.float32, -4, 4)
+                                                       .astype(dtype),
+                                                       values(sy, np.float32, -4, 4)
+                                                       .astype(dtype)),
+                   shapes=BCAST_SHAPES[:8], **tol)
+    for op in ["RealDiv", "Div"]:
+        add_binary(op, [dtype], lambda sx, sy, dtype: tuple(
+            v.astype(dtype) for v in nonzero_divisor(sx, sy, np.float32)),
+            shapes=BCAST_SHAPES[:6], **tol)
+    for op in ["Neg", "Abs", "Square"]:
+        cases.add(f"{op}_{n}", lambda a, fn=getattr(raw, op): fn(x=a),
+                  [values((3, 4), np.float32, -8, 8).astype(dtype)], **tol)
+    for op, rng_args in UNARY_FLOAT.items():
+        cases.add(f"{op}_{n}", lambda a, fn=getattr(raw, op): fn(x=a),
+                  [values((50,), np.float32, **rng_args).astype(dtype)],
+                  **low_precision_tol(dtype, ulps=2))
+    for other in [np.float32, np.float64, np.int32, np.int64, np.bool_]:
+        x = np.array([[0.0, -0.0, 1.5, -1.5, 2.9], [-2.9, 100.25, -7.0, 0.1, 1e3]],
+                     np.float32)
+        cases.add(f"Cast_{n}_to_{dname(other)}",
+                  lambda a, dst=other: raw.Cast(x=a, DstT=tf.as_dtype(dst)),
+                  [x.astype(dtype)])
+        src = x.astype(other) if other != np.bool_ else values((2, 5), np.bool_)
+        cases.add(f"Cast_{dname(other)}_to_{n}",
+                  lambda a, dt=dtype: raw.Cast(x=a, DstT=tf.as_dtype(dt)), [src])
+    # Rounding to nearest even at the halfway points, overflow to infinity.
+    cases.add(f"Cast_float32_to_{n}_rounding",
+              lambda a, dt=dtype: raw.Cast(x=a, DstT=tf.as_dtype(dt)),
+              [np.array([1 + 2**-11, 1 + 3 * 2**-11, 1 + 2**-8, 1 + 3 * 2**-8, 1e5,
+                         -1e39, np.nan, 3.1e-8], np.float32)])
+    for ta in [False, True]:
+        for tb in [False, True]:
+            a = values((5, 3) if ta else (3, 5), np.float32, -3, 3).astype(dtype)
+            b = values((4, 5) if tb else (5, 4), np.float32, -3, 3).astype(dtype)
+            cases.add(f"MatMul_{n}_ta{int(ta)}_tb{int(tb)}",
+                      lambda x, y, ta=ta, tb=tb: raw.MatMul(a=x, b=y, transpose_a=ta,
+                                                            transpose_b=tb),
+                      [a, b], **low_precision_tol(dtype, ulps=2))
+    cases.add(f"BatchMatMulV2_{n}", lambda x, y: raw.BatchMatMulV2(x=x, y=y),
+              [values((2, 3, 5), np.float32, -2, 2).astype(dtype),
+               values((5, 4), np.float32, -2, 2).astype(dtype)],
+              **low_precision_tol(dtype, ulps=2))
+    for op in REDUCTIONS:
+        cases.add(f"{op}_{n}", lambda x, a, fn=getattr(raw, op): fn(input=x, axis=a),
+                  [values((4, 6), np.float32, 0.5, 1.5).astype(dtype),
+                   np.array([1], np.int32)], **low_precision_tol(dtype, ulps=4))
+
 MathOracleTest = tf_oracle.make_test_class("kernels/math/run_math_cases", cases)

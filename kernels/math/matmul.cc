@@ -66,6 +66,8 @@ REGISTER_MATMUL(float);
 REGISTER_MATMUL(double);
 REGISTER_MATMUL(int32_t);
 REGISTER_MATMUL(int64_t);
+REGISTER_MATMUL(Eigen::half);
+REGISTER_MATMUL(Eigen::bfloat16);
 #undef REGISTER_MATMUL
 
 }  // namespace

@@ -39,11 +39,29 @@ bool TryBlas(const Eigen::ThreadPoolDevice* d, typename TTypes<T>::Matrix out,
 
 }  // namespace
 
+// half and bfloat16 (Keras mixed precision): widened to float, multiplied by
+// the float path (BLAS), rounded once at the end; TensorFlow's CPU kernels
+// also accumulate these in float.
+template <typename T>
+constexpr bool kWidenedType = std::is_same_v<T, Eigen::half> ||
+                              std::is_same_v<T, Eigen::bfloat16>;
+
+template <typename T>
+void WidenedMatMul(const Eigen::ThreadPoolDevice* d,
+                   typename TTypes<T>::Matrix out,
+                   typename TTypes<T>::ConstMatrix a,
+                   typename TTypes<T>::ConstMatrix b, bool transpose_a,
+                   bool transpose_b);
+
 template <typename T>
 void MatMul(const Eigen::ThreadPoolDevice& d, typename TTypes<T>::Matrix out,
             typename TTypes<T>::ConstMatrix a,
             typename TTypes<T>::ConstMatrix b, bool transpose_a,
             bool transpose_b) {
+  if constexpr (kWidenedType<T>) {
+    WidenedMatMul<T>(&d, out, a, b, transpose_a, transpose_b);
+    return;
+  }
   if (TryBlas<T>(&d, out, a, b, transpose_a, transpose_b)) return;
   out.device(d) = a.contract(b, ContractDims(transpose_a, transpose_b));
 }
@@ -53,8 +71,35 @@ void MatMulSingleThread(typename TTypes<T>::Matrix out,
                         typename TTypes<T>::ConstMatrix a,
                         typename TTypes<T>::ConstMatrix b, bool transpose_a,
                         bool transpose_b) {
+  if constexpr (kWidenedType<T>) {
+    WidenedMatMul<T>(nullptr, out, a, b, transpose_a, transpose_b);
+    return;
+  }
   if (TryBlas<T>(nullptr, out, a, b, transpose_a, transpose_b)) return;
   out = a.contract(b, ContractDims(transpose_a, transpose_b));
+}
+
+template <typename T>
+void WidenedMatMul(const Eigen::ThreadPoolDevice* d,
+                   typename TTypes<T>::Matrix out,
+                   typename TTypes<T>::ConstMatrix a,
+                   typename TTypes<T>::ConstMatrix b, bool transpose_a,
+                   bool transpose_b) {
+  Eigen::Tensor<float, 2, Eigen::RowMajor> wa = a.template cast<float>();
+  Eigen::Tensor<float, 2, Eigen::RowMajor> wb = b.template cast<float>();
+  Eigen::Tensor<float, 2, Eigen::RowMajor> wout(out.dimension(0),
+                                                out.dimension(1));
+  TTypes<float>::Matrix wout_map(wout.data(), out.dimension(0),
+                                 out.dimension(1));
+  TTypes<float>::ConstMatrix wa_map(wa.data(), a.dimension(0), a.dimension(1));
+  TTypes<float>::ConstMatrix wb_map(wb.data(), b.dimension(0), b.dimension(1));
+  if (d != nullptr) {
+    MatMul<float>(*d, wout_map, wa_map, wb_map, transpose_a, transpose_b);
+  } else {
+    MatMulSingleThread<float>(wout_map, wa_map, wb_map, transpose_a,
+                              transpose_b);
+  }
+  out = wout.template cast<T>();
 }
 
 #define INSTANTIATE(T)                                                       \
@@ -68,6 +113,8 @@ INSTANTIATE(float)
 INSTANTIATE(double)
 INSTANTIATE(int32_t)
 INSTANTIATE(int64_t)
+INSTANTIATE(Eigen::half)
+INSTANTIATE(Eigen::bfloat16)
 #undef INSTANTIATE
 
 }  // namespace functor

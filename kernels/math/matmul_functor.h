@@ -5,7 +5,8 @@
 // float and double go to the process's MatMul backend (matmul_backend.h:
 // OpenBLAS's gemm when available, see matmul_blas.h); everything else, and
 // float/double under the eigen backend, is one Eigen tensor contraction.
-// Defined (and explicitly instantiated for float, double, int32, int64) in
+// half and bfloat16 are widened to float and go the float way. Defined (and
+// explicitly instantiated for float, double, int32, int64, half, bfloat16) in
 // matmul_functor.cc, so MatMul and BatchMatMulV2 share a single copy of
 // Eigen's contraction code: the biggest template in the math kernels.
 

@@ -11,6 +11,8 @@ REGISTER(float)
 REGISTER(double)
 REGISTER(int32_t)
 REGISTER(int64_t)
+REGISTER(Eigen::half)
+REGISTER(Eigen::bfloat16)
 #undef REGISTER
 
 }  // namespace tributary

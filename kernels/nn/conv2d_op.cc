@@ -14,7 +14,7 @@
 #include "common/framework/tensor_shape.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
-#include "kernels/nn/conv2d_im2col.h"
+#include "kernels/nn/conv2d_launch.h"
 #include "kernels/nn/window_util.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -143,7 +143,7 @@ class Conv2DOp : public OpKernel {
                     "groups: ",
                     g.out_depth, " vs ", groups));
     OP_REQUIRES_OK(context,
-                   nn::LaunchConv2D<T>(context, g, input, filter, output));
+                   nn::LaunchConv2DAnyType<T>(context, g, input, filter, output));
   }
 
  private:
@@ -165,6 +165,8 @@ class Conv2DOp : public OpKernel {
 REGISTER_CONV2D_KERNEL(float);
 REGISTER_CONV2D_KERNEL(double);
 REGISTER_CONV2D_KERNEL(int32_t);
+REGISTER_CONV2D_KERNEL(Eigen::half);  // Keras mixed precision
+REGISTER_CONV2D_KERNEL(Eigen::bfloat16);
 
 #undef REGISTER_CONV2D_KERNEL
 

@@ -22,7 +22,7 @@
 #include "common/framework/tensor_shape.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
-#include "kernels/nn/conv2d_im2col.h"
+#include "kernels/nn/conv2d_launch.h"
 #include "kernels/nn/depthwise_attrs.h"
 #include "kernels/nn/window_util.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -110,7 +110,7 @@ class DepthwiseConv2dNativeOp : public OpKernel {
       return;
     }
     OP_REQUIRES_OK(context,
-                   nn::LaunchConv2D<T>(context, g, input, filter, output));
+                   nn::LaunchConv2DAnyType<T>(context, g, input, filter, output));
   }
 
  private:
@@ -124,6 +124,8 @@ class DepthwiseConv2dNativeOp : public OpKernel {
 
 REGISTER_DEPTHWISE_KERNEL(float);
 REGISTER_DEPTHWISE_KERNEL(double);
+REGISTER_DEPTHWISE_KERNEL(Eigen::half);  // Keras mixed precision
+REGISTER_DEPTHWISE_KERNEL(Eigen::bfloat16);
 
 #undef REGISTER_DEPTHWISE_KERNEL
 

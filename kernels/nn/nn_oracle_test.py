@@ -731,4 +731,35 @@ for name, args, message in [
     cases.add(f"fused_bn_grad_error_{name}", fused_bn_grad("NHWC", True), args,
               expect_code=INVALID_ARGUMENT, message_contains=[message])
 
+# ---- Mixed precision: half and bfloat16 -----------------------------------------
+# Keras's mixed_float16 / mixed_bfloat16 policies run these layers in low
+# precision. Convolutions accumulate in float on both sides (in another order),
+# so results agree to a unit or two in the last place of the low type.
+BF16 = tf.bfloat16.as_numpy_dtype
+
+
+def low(shape, dtype):
+    return rng.standard_normal(shape).astype(np.float32).astype(dtype)
+
+
+for dtype, tol in [(np.float16, 4e-3), (BF16, 3e-2)]:
+    n = "bfloat16" if dtype is BF16 else tname(dtype)
+    for name, ishape, fshape, strides, padding, dilations, explicit in CONV_CONFIGS[:4] + [
+            c for c in CONV_CONFIGS if c[0] in ("dil2_same", "1x1", "grouped_2")]:
+        cases.add(f"conv2d_{name}_{n}", conv(strides, padding, dilations, explicit),
+                  [low(ishape, dtype), low(fshape, dtype)], rtol=tol, atol=tol)
+    cases.add(f"depthwise_{n}", dwconv(stride=2),
+              [low((2, 7, 7, 3), dtype), low((3, 3, 3, 2), dtype)], rtol=tol, atol=tol)
+    cases.add(f"bias_add_{n}", lambda v, b: raw.BiasAdd(value=v, bias=b),
+              [low((2, 3, 4), dtype), low((4,), dtype)], rtol=tol, atol=tol)
+    for op in ["Relu", "Relu6"]:
+        cases.add(f"{op.lower()}_{n}", lambda x, fn=getattr(raw, op): fn(features=x),
+                  [low((3, 5), dtype) * dtype(4)], rtol=tol, atol=tol)
+    for op in ["Softmax", "LogSoftmax"]:
+        cases.add(f"{op.lower()}_{n}", lambda x, fn=getattr(raw, op): fn(logits=x),
+                  [low((3, 7), dtype)], rtol=tol, atol=tol)
+    for op in ["MaxPool", "AvgPool"]:
+        cases.add(f"{op.lower()}_{n}", pool(op, [1, 3, 3, 1], [1, 2, 2, 1], "SAME"),
+                  [low((2, 5, 7, 3), dtype)], rtol=tol, atol=tol)
+
 NnOracleTest = tf_oracle.make_test_class("kernels/nn/run_nn_cases", cases)

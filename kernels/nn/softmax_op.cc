@@ -26,7 +26,7 @@ void SoftmaxRow(const T* in, T* out, int64_t classes) {
   const T max = x.maxCoeff();
   if (kLog) {
     y = x - max;
-    const T log_sum = std::log(y.exp().sum());
+    const T log_sum = Eigen::numext::log(T(y.exp().sum()));
     y -= log_sum;
   } else {
     y = (x - max).exp();
@@ -75,6 +75,8 @@ class SoftmaxOp : public OpKernel {
 
 REGISTER_SOFTMAX_KERNELS(float);
 REGISTER_SOFTMAX_KERNELS(double);
+REGISTER_SOFTMAX_KERNELS(Eigen::half);  // Keras mixed precision
+REGISTER_SOFTMAX_KERNELS(Eigen::bfloat16);
 
 #undef REGISTER_SOFTMAX_KERNELS
 

@@ -57,6 +57,7 @@ CODE_NAMES = {
 # Default tolerances by dtype (rtol, atol); integers and bools compare exactly.
 TOLERANCES = {
     np.float16: (1e-3, 1e-3),
+    tf.bfloat16.as_numpy_dtype: (8e-3, 1e-3),
     np.float32: (1e-5, 1e-6),
     np.float64: (1e-12, 1e-12),
 }
@@ -252,7 +253,9 @@ def check_case(test, case, result):
             rtol, atol = TOLERANCES.get(e.dtype.type, (1e-5, 1e-6))
             rtol = case.rtol if case.rtol is not None else rtol
             atol = case.atol if case.atol is not None else atol
-            np.testing.assert_allclose(o, e, rtol=rtol, atol=atol, equal_nan=True,
+            # As float64: numpy's tolerance math does not take bfloat16.
+            np.testing.assert_allclose(o.astype(np.float64), e.astype(np.float64),
+                                       rtol=rtol, atol=atol, equal_nan=True,
                                        err_msg=f"output {i}")
         else:
             np.testing.assert_array_equal(o, e, err_msg=f"output {i}")
