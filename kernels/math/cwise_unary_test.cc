@@ -93,6 +93,45 @@ TEST(UnaryFloatTest, NoIntegerTranscendentals) {
             absl::StatusCode::kInvalidArgument);
 }
 
+TYPED_TEST(UnaryFloatTest, RoundingAndTrigonometry) {
+  using T = TypeParam;
+  Tensor x = AsTensor<T>({-1.5, -0.25, 0, 0.5, 2.75});
+  auto floor = RunUnary("Floor", x);
+  auto ceil = RunUnary("Ceil", x);
+  auto sign = RunUnary("Sign", x);
+  auto cos = RunUnary("Cos", x);
+  auto sin = RunUnary("Sin", x);
+  ASSERT_TRUE(floor.ok() && ceil.ok() && sign.ok() && cos.ok() && sin.ok());
+  ExpectTensorEqual<T>(*floor, AsTensor<T>({-2, -1, 0, 0, 2}));
+  ExpectTensorEqual<T>(*ceil, AsTensor<T>({-1, -0.0, 0, 1, 3}));
+  ExpectTensorEqual<T>(*sign, AsTensor<T>({-1, -1, 0, 1, 1}));
+  const Tensor& c = *cos;
+  const Tensor& s = *sin;
+  for (int i = 0; i < 5; ++i) {
+    const double v = x.flat<T>()(i);
+    EXPECT_NEAR(c.flat<T>()(i), std::cos(v), 1e-6);
+    EXPECT_NEAR(s.flat<T>()(i), std::sin(v), 1e-6);
+  }
+  auto sign_nan = RunUnary("Sign", AsTensor<T>({T(NAN)}));
+  ASSERT_TRUE(sign_nan.ok());
+  const Tensor& n = *sign_nan;
+  EXPECT_TRUE(std::isnan(n.flat<T>()(0)));
+}
+
+TYPED_TEST(UnaryNumberTest, Sign) {
+  using T = TypeParam;
+  auto sign = RunUnary("Sign", AsTensor<T>({-7, 0, 3}));
+  ASSERT_TRUE(sign.ok());
+  ExpectTensorEqual<T>(*sign, AsTensor<T>({-1, 0, 1}));
+}
+
+TEST(UnaryFloatTest, NoIntegerFloorOrCos) {
+  EXPECT_EQ(RunUnary("Floor", AsTensor<int32_t>({1})).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(RunUnary("Cos", AsTensor<int64_t>({1})).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 template <typename T>
 class CompareTest : public ::testing::Test {};
 TYPED_TEST_SUITE(CompareTest, NumberTypes);

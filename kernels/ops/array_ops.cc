@@ -169,6 +169,14 @@ REGISTER_OP("Unpack")
     .Attr("T: type")
     .Attr("axis: int = 0");
 
+// The diagonal of a [d1..dk, d1..dk] tensor, shape [d1..dk].
+REGISTER_OP("DiagPart")
+    .Input("input: T")
+    .Output("diagonal: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, int32, int64, complex64, "
+        "complex128}");
+
 // --- Reordering and slicing --------------------------------------------------
 
 REGISTER_OP("Transpose")

@@ -91,6 +91,15 @@ REGISTER_OP("LoopCond")
 
 REGISTER_OP("ControlTrigger");
 
+// Fails the step with the summarized data when condition is false (TensorFlow
+// defines it with the logging ops).
+REGISTER_OP("Assert")
+    .Input("condition: bool")
+    .Input("data: T")
+    .Attr("T: list(type) >= 1")
+    .Attr("summarize: int = 3")
+    .SetIsStateful();
+
 }  // namespace tributary
 
 // clang-format on

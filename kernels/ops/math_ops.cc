@@ -206,6 +206,46 @@ REGISTER_OP("Erfc")
     .Output("y: T")
     .Attr("T: {bfloat16, half, float, double}");
 
+// Rounding, trigonometry and sign: learning-rate schedules (staircase decay
+// floors, cosine decay, cyclic polynomial decay ceils) and the orthogonal
+// initializer (sign of R's diagonal).
+REGISTER_OP("Floor")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}");
+
+REGISTER_OP("Ceil")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}");
+
+REGISTER_OP("Cos")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Sin")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Sign")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, int8, int16, int32, int64, "
+        "complex64, complex128}");
+
+// Householder QR of each innermost [M, N] matrix: q [..., M, P], r [..., P, N]
+// with P = M when full_matrices, else min(M, N) (tf.linalg.qr; the
+// orthogonal initializer).
+REGISTER_OP("Qr")
+    .Input("input: T")
+    .Output("q: T")
+    .Output("r: T")
+    .Attr("full_matrices: bool = false")
+    .Attr("T: {double, float, half, complex64, complex128}");
+
 // Gradients expressed through the forward output y: z = dy * (1 - y*y) and
 // z = dy * y * (1 - y). TensorFlow registers them in math_ops too.
 REGISTER_OP("TanhGrad")

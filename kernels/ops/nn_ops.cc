@@ -95,6 +95,12 @@ REGISTER_OP("SparseSoftmaxCrossEntropyWithLogits")
     .Attr(kSoftmaxT)
     .Attr("Tlabels: {int32, int64} = DT_INT64");
 
+// sum(t ** 2) / 2, a scalar (tf.nn.l2_loss, tf.clip_by_global_norm).
+REGISTER_OP("L2Loss")
+    .Input("t: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}");
+
 // --- Convolution and pooling -------------------------------------------------
 
 // strides and dilations are given per dimension of `input` in data_format

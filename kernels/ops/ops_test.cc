@@ -34,7 +34,7 @@ const std::vector<std::string>& RequiredOps() {
   static const auto* const kOps = new std::vector<std::string>{
       // Graph plumbing.
       "Const", "Placeholder", "PlaceholderWithDefault", "Identity", "IdentityN",
-      "NoOp", "StopGradient", "_Arg", "_Retval", "_Send", "_Recv", "_HostSend",
+      "NoOp", "StopGradient", "Assert", "_Arg", "_Retval", "_Send", "_Recv", "_HostSend",
       "_HostRecv",
       // Math.
       "Add", "AddV2", "AddN", "Sub", "Mul", "RealDiv", "Div", "FloorDiv",
@@ -43,6 +43,7 @@ const std::vector<std::string>& RequiredOps() {
       "NotEqual", "Less", "Greater", "LessEqual", "GreaterEqual", "LogicalAnd",
       "LogicalOr", "LogicalNot", "Select", "SelectV2", "Cast", "MatMul", "Sum",
       "Mean", "Max", "Min", "Prod", "ArgMax", "ArgMin", "Range",
+      "Floor", "Ceil", "Cos", "Sin", "Sign", "Qr",
       // NN.
       "BiasAdd", "BiasAddGrad", "Relu", "ReluGrad", "Relu6", "Relu6Grad", "Softmax", "LogSoftmax",
       "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
@@ -54,12 +55,12 @@ const std::vector<std::string>& RequiredOps() {
       "AvgPoolGrad",
       "BatchMatMulV2", "FusedBatchNorm", "FusedBatchNormV2",
       "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV2",
-      "FusedBatchNormGradV3",
+      "FusedBatchNormGradV3", "L2Loss",
       // Array.
       "Reshape", "Shape", "ShapeN", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
       "ExpandDims", "Squeeze", "ConcatV2", "Pack", "Unpack", "Transpose",
       "Tile", "Slice", "StridedSlice", "BroadcastGradientArgs", "BroadcastTo",
-      "Pad", "PadV2", "MirrorPad", "Split", "SplitV",
+      "Pad", "PadV2", "MirrorPad", "Split", "SplitV", "DiagPart",
       // Variables.
       "VariableV2", "Variable", "Assign", "AssignAdd", "AssignSub",
       "IsVariableInitialized", "VarHandleOp", "ReadVariableOp",
@@ -88,7 +89,7 @@ const std::vector<std::string>& RequiredOps() {
       "ShardedFilespec", "StringJoin", "ParseExample",
       // Stateful random ops (variable initializers).
       "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
-      "RandomUniformInt",
+      "RandomUniformInt", "RandomShuffle", "Multinomial",
       // Stateless random ops (tf.random.stateless_*).
       "StatelessRandomUniform", "StatelessRandomNormal",
       "StatelessTruncatedNormal", "StatelessRandomUniformInt",

@@ -54,4 +54,26 @@ REGISTER_OP("RandomUniformInt")
     .Attr("Tout: {int32, int64}")
     .Attr("T: {int32, int64}");
 
+// The rows (dimension 0) of `value` in a random order.
+REGISTER_OP("RandomShuffle")
+    .Input("value: T")
+    .SetIsStateful()
+    .Output("output: T")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("T: type");
+
+// num_samples class indices per row of logits [batch, classes].
+REGISTER_OP("Multinomial")
+    .SetIsStateful()
+    .Input("logits: T")
+    .Input("num_samples: int32")
+    .Output("output: output_dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, "
+        "uint16, half, uint32, uint64}")
+    .Attr("output_dtype: {int32, int64} = DT_INT64");
+
 }  // namespace tributary

@@ -44,8 +44,10 @@ RTOL, ATOL = 1e-5, 1e-6
 FETCHES = ["loss", "moving_mean_after", "moving_variance_after", "eval_output"]
 
 
-def build_model(fused_avg):
-    """The graph (a GraphDef) and its feeds."""
+def build_model(fused_avg, device=None):
+    """The graph (a GraphDef) and its feeds. `device` (a device function, e.g.
+    replica_device_setter's, or None) places the nodes, for
+    models_through_master_test.py."""
     rng = np.random.default_rng(2027)
     momentum = 0.9
 
@@ -53,7 +55,7 @@ def build_model(fused_avg):
         return (rng.standard_normal(shape) * scale).astype(np.float32)
 
     g = tf.Graph()
-    with g.as_default():
+    with g.as_default(), g.device(device):
         x = tf1.placeholder(tf.float32, [None, SIZE, SIZE, CHANNELS], name="x")
         labels = tf1.placeholder(tf.float32, [None, CLASSES], name="labels")
         gamma = tf1.Variable(const([CHANNELS], 0.3) + 1, name="bn/gamma")

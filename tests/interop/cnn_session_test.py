@@ -36,15 +36,17 @@ BATCH, SIZE, CLASSES = 8, 10, 3
 RTOL, ATOL = 1e-5, 1e-6
 
 
-def build_cnn(optimizer):
-    """The graph (a GraphDef) and its feeds."""
+def build_cnn(optimizer, device=None):
+    """The graph (a GraphDef) and its feeds. `device` (a device function, e.g.
+    replica_device_setter's, or None) places the nodes, for
+    models_through_master_test.py."""
     rng = np.random.default_rng(2026)
 
     def const(shape, scale):
         return (rng.standard_normal(shape) * scale).astype(np.float32)
 
     g = tf.Graph()
-    with g.as_default():
+    with g.as_default(), g.device(device):
         x = tf1.placeholder(tf.float32, [None, SIZE, SIZE, 2], name="x")
         labels = tf1.placeholder(tf.float32, [None, CLASSES], name="labels")
         w1 = tf1.Variable(const([3, 3, 2, 4], 0.3), name="conv1/w")

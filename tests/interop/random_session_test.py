@@ -6,6 +6,8 @@ same tf.compat.v1 graphs must give the SAME BITS.
   variables after global_variables_initializer() are identical.
 * Successive steps of the same random nodes: step k here equals TensorFlow's
   step k, so each kernel's generator advances as TensorFlow's does.
+* RandomShuffle (1-D, rows of a 3-D tensor, one element) and Multinomial
+  (tf.random.categorical) give TensorFlow's permutations and samples.
 
 The graphs are built here with TensorFlow's Python API, as the session oracle
 does; the step runners are session_oracle_test's.
@@ -92,6 +94,32 @@ class RandomSessionTest(unittest.TestCase):
                         name="ints")
         for steps in (1, 2, 3):
             self.check_exact(g.as_graph_def(), ["uniform", "normal", "truncated", "ints"],
+                             steps=steps)
+
+    def test_random_shuffle_and_multinomial(self):
+        # Seeded: the permutations and the samples are TensorFlow's, step
+        # after step. The multinomial stays small enough for TensorFlow to run
+        # it on one thread (see kernels/random/multinomial_op.cc).
+        g = tf.Graph()
+        with g.as_default():
+            tf1.set_random_seed(11)
+            tf.identity(tf.random.shuffle(tf.range(10)), name="shuffle_1d")
+            tf.identity(tf.random.shuffle(
+                tf.reshape(tf.range(24, dtype=tf.float32), [6, 2, 2]), seed=5),
+                name="shuffle_3d")
+            tf.identity(tf.random.shuffle(tf.constant([3], tf.int64)),
+                        name="shuffle_one")
+            logits = tf.constant([[0.1, 1.0, -2.0, 0.5], [3.0, 0.0, 0.0, -np.inf]])
+            tf.identity(tf1.multinomial(logits, 9, seed=3), name="multinomial")
+            tf.identity(tf.random.categorical(
+                tf.constant([[1.0, 2.0, 3.0]], tf.float64), 5, dtype=tf.int32),
+                name="categorical_int32")
+        graph_def = g.as_graph_def()
+        ops = {n.op for n in graph_def.node}
+        self.assertTrue({"RandomShuffle", "Multinomial"} <= ops, ops)
+        for steps in (1, 3):
+            self.check_exact(graph_def, ["shuffle_1d", "shuffle_3d", "shuffle_one",
+                                         "multinomial", "categorical_int32"],
                              steps=steps)
 
 

@@ -1,7 +1,9 @@
-"""Clusters for tf_client_test.py: one parameter-server task and two worker tasks on
-127.0.0.1, served either by TensorFlow's own tf.distribute.Server processes (to check
-the test itself) or by Tributary's daemons (tributary-worker per task plus a
-tributary-master). Either way the client gets a "grpc://host:port" master target.
+"""Clusters for tf_client_test.py and models_through_master_test.py: one
+parameter-server task and two worker tasks on 127.0.0.1, served either by
+TensorFlow's own tf.distribute.Server processes (to check the test itself), by
+Tributary's daemons started here (tributary-worker per task plus a tributary-master),
+or by `tributary cluster up` (CliCluster: the CLI starts and stops the daemons, as a
+user would). Either way the client gets a "grpc://host:port" master target.
 
 Every process gets its output in a log file (dumped when a test fails), is killed on
 close(), and is also killed by the kernel if this Python process dies first
@@ -26,6 +28,8 @@ PR_SET_PDEATHSIG = 1
 
 WORKER_BINARY = os.path.join("worker", "tributary-worker")
 MASTER_BINARY = os.path.join("master", "tributary-master")
+TRIBUTARY_BINARY = os.path.join("tools", "tributary")
+STOP_DEADLINE_S = 120
 
 
 
@@ -169,5 +173,96 @@ class TributaryCluster(Cluster):
             raise
 
 
+class _LogFile:
+    """A daemon's log written by `cluster up` (name and log() as _Process has)."""
+
+    def __init__(self, name, path):
+        self.name = name
+        self.args = [path]
+        self.log_path = path
+
+    def log(self):
+        try:
+            with open(self.log_path, "rb") as f:
+                return f.read().decode(errors="replace")
+        except FileNotFoundError:
+            return "(no log)"
+
+    def kill(self):
+        pass  # `cluster down` stops the daemons
+
+
+class CliCluster(Cluster):
+    """`tributary cluster up` in the foreground, stopped by `tributary cluster down`
+    (and SIGTERM/SIGKILL of `cluster up` only if that fails). The daemons' logs are
+    the files `cluster up` writes under --log-dir."""
+
+    kind = "tributary-cli"
+
+    def __init__(self):
+        super().__init__()
+        self._up = None
+        self._up_log = None
+        try:
+            self.spec_path = os.path.join(self._dir.name, "cluster.json")
+            with open(self.spec_path, "w") as f:
+                json.dump(self.spec, f)
+            self.state_dir = os.path.join(self._dir.name, "state")
+            self.log_dir = os.path.join(self._dir.name, "logs")
+            self._up_log_path = os.path.join(self._dir.name, "cluster-up.stderr")
+            self._up_log = open(self._up_log_path, "wb")
+            self._up = subprocess.Popen(
+                [TRIBUTARY_BINARY, "cluster", "up", "--cluster", self.spec_path,
+                 "--master", f"127.0.0.1:{self.master_port}", "--state-dir",
+                 self.state_dir, "--log-dir", self.log_dir, "--startup-timeout",
+                 str(START_DEADLINE_S), "--grace-period", "10"],
+                stdout=subprocess.PIPE, stderr=self._up_log, stdin=subprocess.DEVNULL,
+                preexec_fn=_die_with_parent)
+            self.processes = [_LogFile("cluster-up", self._up_log_path)]
+            for job, addresses in sorted(self.spec.items()):
+                for task, _ in enumerate(addresses):
+                    self.processes.append(_LogFile(
+                        f"{job}-{task}", os.path.join(self.log_dir, f"{job}-{task}.log")))
+            self.processes.append(_LogFile("master",
+                                           os.path.join(self.log_dir, "master.log")))
+            # The target is the first stdout line; `cluster up` gives up by itself
+            # (--startup-timeout) and then exits, closing stdout.
+            line = self._up.stdout.readline().decode().strip()
+            if not line.startswith("grpc://"):
+                raise RuntimeError(f"cluster up printed no target ({line!r}):\n"
+                                   f"{self.logs()}")
+            self.target = line
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self):
+        if self._up is not None:
+            if self._up.poll() is None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    subprocess.run([TRIBUTARY_BINARY, "cluster", "down", "--cluster",
+                                    self.spec_path, "--state-dir", self.state_dir],
+                                   capture_output=True, timeout=STOP_DEADLINE_S)
+            try:
+                self._up.wait(timeout=STOP_DEADLINE_S)
+            except subprocess.TimeoutExpired:
+                self._up.terminate()  # stops its daemons in order
+                try:
+                    self._up.wait(timeout=STOP_DEADLINE_S)
+                except subprocess.TimeoutExpired:
+                    self._up.kill()  # its daemons die with it (parent-death signal)
+                    self._up.wait()
+            self._up.stdout.close()
+            self._up = None
+        if self._up_log is not None:
+            self._up_log.close()
+            self._up_log = None
+        super().close()
+
+
 def binaries_present():
     return os.path.exists(WORKER_BINARY) and os.path.exists(MASTER_BINARY)
+
+
+def cli_present():
+    return os.path.exists(TRIBUTARY_BINARY)
