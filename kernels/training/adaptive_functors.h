@@ -19,7 +19,8 @@ namespace functor {
 // var -= lr * grad / (sqrt(accum) + epsilon)    (V2)
 template <typename T>
 struct ApplyAdagrad {
-  void operator()(const Eigen::ThreadPoolDevice& d,
+  template <typename Device>
+  void operator()(const Device& d,
                   typename TTypes<T>::Flat var, typename TTypes<T>::Flat accum,
                   typename TTypes<T>::ConstScalar lr, const T* epsilon,
                   typename TTypes<T>::ConstFlat grad, bool update_slots) const {
@@ -40,7 +41,8 @@ struct ApplyAdagrad {
 // `mg` is null for the plain form.
 template <typename T>
 struct ApplyRMSProp {
-  void operator()(const Eigen::ThreadPoolDevice& d,
+  template <typename Device>
+  void operator()(const Device& d,
                   typename TTypes<T>::Flat var, typename TTypes<T>::Flat* mg,
                   typename TTypes<T>::Flat ms, typename TTypes<T>::Flat mom,
                   typename TTypes<T>::ConstScalar lr,

@@ -27,7 +27,8 @@ using ConstFlat = typename TTypes<T>::ConstFlat;
 // accum_update = rho * accum_update + (1 - rho) * update^2
 template <typename T>
 struct ApplyAdadelta {
-  void operator()(const Eigen::ThreadPoolDevice& d, Flat<T> var, Flat<T> accum,
+  template <typename Device>
+  void operator()(const Device& d, Flat<T> var, Flat<T> accum,
                   Flat<T> accum_update, T lr, T rho, T epsilon,
                   ConstFlat<T> grad) const {
     accum.device(d) = accum * rho + grad.square() * (T(1) - rho);
@@ -44,8 +45,8 @@ struct ApplyAdadelta {
 //   prox = var - step * grad
 //   var = sign(prox) * max(|prox| - step * l1, 0) / (1 + step * l2)  (l1 > 0)
 //   var = prox / (1 + step * l2)                                     (else)
-template <typename T, typename Step>
-void ProximalStep(const Eigen::ThreadPoolDevice& d, Flat<T> var,
+template <typename T, typename Device, typename Step>
+void ProximalStep(const Device& d, Flat<T> var,
                   const Step& step, T l1, T l2, ConstFlat<T> grad) {
   const auto prox = var - grad * step;
   if (l1 > T(0)) {
@@ -59,7 +60,8 @@ void ProximalStep(const Eigen::ThreadPoolDevice& d, Flat<T> var,
 // ProximalGradientDescent: the proximal step with step size alpha.
 template <typename T>
 struct ApplyProximalGradientDescent {
-  void operator()(const Eigen::ThreadPoolDevice& d, Flat<T> var, T alpha, T l1,
+  template <typename Device>
+  void operator()(const Device& d, Flat<T> var, T alpha, T l1,
                   T l2, ConstFlat<T> delta) const {
     ProximalStep<T>(d, var, var.constant(alpha), l1, l2, delta);
   }
@@ -69,7 +71,8 @@ struct ApplyProximalGradientDescent {
 // lr / sqrt(accum).
 template <typename T>
 struct ApplyProximalAdagrad {
-  void operator()(const Eigen::ThreadPoolDevice& d, Flat<T> var, Flat<T> accum,
+  template <typename Device>
+  void operator()(const Device& d, Flat<T> var, Flat<T> accum,
                   T lr, T l1, T l2, ConstFlat<T> grad) const {
     accum.device(d) += grad.square();
     ProximalStep<T>(d, var, accum.rsqrt() * lr, l1, l2, grad);
@@ -83,7 +86,8 @@ struct ApplyProximalAdagrad {
 //   > 0) var = -g * lr / (l2 * t * lr + sqrt(gg)) (else)
 template <typename T>
 struct ApplyAdagradDA {
-  void operator()(const Eigen::ThreadPoolDevice& d, Flat<T> var,
+  template <typename Device>
+  void operator()(const Device& d, Flat<T> var,
                   Flat<T> gradient_accum, Flat<T> gradient_squared_accum,
                   ConstFlat<T> grad, T lr, T l1, T l2, T global_step) const {
     gradient_accum.device(d) += grad;
@@ -103,7 +107,8 @@ struct ApplyAdagradDA {
 // var -= lr / (1 - beta1_power) * m / (v + epsilon)
 template <typename T>
 struct ApplyAdaMax {
-  void operator()(const Eigen::ThreadPoolDevice& d, Flat<T> var, Flat<T> m,
+  template <typename Device>
+  void operator()(const Device& d, Flat<T> var, Flat<T> m,
                   Flat<T> v, T beta1_power, T lr, T beta1, T beta2, T epsilon,
                   ConstFlat<T> grad) const {
     m.device(d) += (grad - m) * (T(1) - beta1);
@@ -119,7 +124,8 @@ struct ApplyAdaMax {
 //   var -= lr * exp(logbase * sign_decay * sign(grad) * sign(m)) * grad
 template <typename T>
 struct ApplySign {
-  void operator()(const Eigen::ThreadPoolDevice& d, Flat<T> var, Flat<T> m,
+  template <typename Device>
+  void operator()(const Device& d, Flat<T> var, Flat<T> m,
                   T lr, T alpha_or_logbase, T sign_decay, T beta,
                   ConstFlat<T> grad, bool power_sign) const {
     m.device(d) = m * beta + grad * (T(1) - beta);
@@ -138,7 +144,8 @@ struct ApplySign {
 // var += accum * momentum - lr * grad       (Nesterov)
 template <typename T>
 struct ApplyKerasMomentum {
-  void operator()(const Eigen::ThreadPoolDevice& d, Flat<T> var, Flat<T> accum,
+  template <typename Device>
+  void operator()(const Device& d, Flat<T> var, Flat<T> accum,
                   T lr, ConstFlat<T> grad, T momentum,
                   bool use_nesterov) const {
     accum.device(d) = accum * momentum - grad * lr;

@@ -38,14 +38,11 @@ struct ApplyFtrl {
     bool multiply_linear_by_lr;
   };
 
-  void operator()(const Eigen::ThreadPoolDevice& d,
-                  typename TTypes<T>::Flat var, typename TTypes<T>::Flat accum,
-                  typename TTypes<T>::Flat linear,
-                  typename TTypes<T>::ConstFlat grad, const Params& p) const {
-    T* var_ptr = var.data();
-    T* accum_ptr = accum.data();
-    T* linear_ptr = linear.data();
-    const T* g_ptr = grad.data();
+  // The rule on n consecutive elements. The dense kernel shards its
+  // tensors over the device's pool with it; the sparse ones call it once per
+  // indexed row.
+  static void Update(const Params& p, T* var_ptr, T* accum_ptr, T* linear_ptr,
+                     const T* g_ptr, Eigen::Index n) {
     const bool sqrt_power = p.lr_power == T(-0.5);
     const T neg_power = -p.lr_power;
     const T shrink2 = p.l2_shrinkage ? T(2) * *p.l2_shrinkage : T(0);
@@ -54,32 +51,44 @@ struct ApplyFtrl {
       return sqrt_power ? T(Eigen::numext::sqrt(x))
                         : T(Eigen::numext::pow(x, neg_power));
     };
-    auto shard = [=](Eigen::Index begin, Eigen::Index end) {
-      for (Eigen::Index i = begin; i < end; ++i) {
-        const T g = g_ptr[i];
-        const T w = var_ptr[i];
-        const T gs = has_shrink ? g + shrink2 * w : g;
-        const T a = accum_ptr[i];
-        const T na = a + g * g;
-        const T pn = pw(na);
-        T lin = linear_ptr[i];
-        T threshold, y;
-        if (p.multiply_linear_by_lr) {
-          lin += gs * p.lr - (pn - pw(a)) * w;
-          threshold = p.l1 * p.lr;
-          y = pn + T(2) * p.l2 * p.lr;
-        } else {
-          lin += gs - (pn - pw(a)) / p.lr * w;
-          threshold = p.l1;
-          y = pn / p.lr + T(2) * p.l2;
-        }
-        const T sign = lin > T(0) ? T(1) : (lin < T(0) ? T(-1) : T(0));
-        linear_ptr[i] = lin;
-        var_ptr[i] = Eigen::numext::abs(lin) > threshold
-                         ? (threshold * sign - lin) / y
-                         : T(0);
-        accum_ptr[i] = na;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const T g = g_ptr[i];
+      const T w = var_ptr[i];
+      const T gs = has_shrink ? g + shrink2 * w : g;
+      const T a = accum_ptr[i];
+      const T na = a + g * g;
+      const T pn = pw(na);
+      T lin = linear_ptr[i];
+      T threshold, y;
+      if (p.multiply_linear_by_lr) {
+        lin += gs * p.lr - (pn - pw(a)) * w;
+        threshold = p.l1 * p.lr;
+        y = pn + T(2) * p.l2 * p.lr;
+      } else {
+        lin += gs - (pn - pw(a)) / p.lr * w;
+        threshold = p.l1;
+        y = pn / p.lr + T(2) * p.l2;
       }
+      const T sign = lin > T(0) ? T(1) : (lin < T(0) ? T(-1) : T(0));
+      linear_ptr[i] = lin;
+      var_ptr[i] = Eigen::numext::abs(lin) > threshold
+                       ? (threshold * sign - lin) / y
+                       : T(0);
+      accum_ptr[i] = na;
+    }
+  }
+
+  void operator()(const Eigen::ThreadPoolDevice& d,
+                  typename TTypes<T>::Flat var, typename TTypes<T>::Flat accum,
+                  typename TTypes<T>::Flat linear,
+                  typename TTypes<T>::ConstFlat grad, const Params& p) const {
+    T* var_ptr = var.data();
+    T* accum_ptr = accum.data();
+    T* linear_ptr = linear.data();
+    const T* g_ptr = grad.data();
+    auto shard = [=, &p](Eigen::Index begin, Eigen::Index end) {
+      Update(p, var_ptr + begin, accum_ptr + begin, linear_ptr + begin,
+             g_ptr + begin, end - begin);
     };
     // Per element: 4 arrays read, 3 written, two pows (or sqrts), a divide.
     const Eigen::TensorOpCost cost(4 * sizeof(T), 3 * sizeof(T),

@@ -15,7 +15,8 @@ namespace functor {
 // var -= lr * grad
 template <typename T>
 struct ApplyGradientDescent {
-  void operator()(const Eigen::ThreadPoolDevice& d,
+  template <typename Device>
+  void operator()(const Device& d,
                   typename TTypes<T>::Flat var,
                   typename TTypes<T>::ConstScalar lr,
                   typename TTypes<T>::ConstFlat grad) const {
@@ -28,7 +29,8 @@ struct ApplyGradientDescent {
 // var -= lr * grad + lr * momentum * accum  (Nesterov)
 template <typename T>
 struct ApplyMomentum {
-  void operator()(const Eigen::ThreadPoolDevice& d,
+  template <typename Device>
+  void operator()(const Device& d,
                   typename TTypes<T>::Flat var, typename TTypes<T>::Flat accum,
                   typename TTypes<T>::ConstScalar lr,
                   typename TTypes<T>::ConstFlat grad,
