@@ -1,4 +1,4 @@
-// RealDiv, Div, FloorDiv, FloorMod, Pow: floating point and integer forms
+// RealDiv, Div, DivNoNan, FloorDiv, FloorMod, Pow: floating point and integer forms
 // differ (integers check for division by zero / negative exponents).
 #include "kernels/math/cwise_ops.h"
 
@@ -7,6 +7,7 @@ namespace tributary {
 #define REGISTER_REAL(T)                                      \
   TRIB_REGISTER_CWISE("RealDiv", BinaryOp, div, T);           \
   TRIB_REGISTER_CWISE("Div", BinaryOp, div, T);               \
+  TRIB_REGISTER_CWISE("DivNoNan", BinaryOp, div_no_nan, T);   \
   TRIB_REGISTER_CWISE("FloorDiv", BinaryOp, floor_div_real, T); \
   TRIB_REGISTER_CWISE("FloorMod", BinaryOp, floor_fmod, T);   \
   TRIB_REGISTER_CWISE("Pow", BinaryOp, pow, T);

@@ -55,6 +55,18 @@ REGISTER_OP("VarIsInitializedOp")
     .Output("is_initialized: bool")
     .SetIsStateful();
 
+// GatherV2 (axis 0) on the variable's current value, without copying the
+// whole table first.
+REGISTER_OP("ResourceGather")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Attr("batch_dims: int = 0")
+    .Attr("validate_indices: bool = true")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("Tindices: {int32,int64}")
+    .SetIsStateful();
+
 // Deletes the resource behind any handle (not only variables). With
 // ignore_lookup_error, deleting a missing resource is not an error.
 REGISTER_OP("DestroyResourceOp")
