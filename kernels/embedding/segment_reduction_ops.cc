@@ -87,8 +87,10 @@ class SegmentReductionOp : public OpKernel {
                     " input."));
     const std::vector<int64_t> ids = array_ops::IndexValues(segment_ids);
     const int64_t rows = n > 0 ? ids[n - 1] + 1 : 0;
+    // TensorFlow checks that the next id does not decrease before it
+    // bounds-checks the current one; keep its order so errors match.
     for (int64_t i = 0; i < n; ++i) {
-      OP_REQUIRES(context, i == 0 || ids[i - 1] <= ids[i],
+      OP_REQUIRES(context, i + 1 == n || ids[i] <= ids[i + 1],
                   errors::InvalidArgument("segment ids are not increasing"));
       OP_REQUIRES(context, ids[i] >= 0 && ids[i] < rows,
                   errors::InvalidArgument(

@@ -85,8 +85,10 @@ class SparseSegmentReductionOp : public OpKernel {
     OP_REQUIRES(context, rows >= 0,
                 errors::InvalidArgument("segment ids must be >= 0"));
     const int64_t data_rows = data.dim_size(0);
+    // TensorFlow checks that the next id does not decrease before it
+    // bounds-checks the current one; keep its order so errors match.
     for (int64_t i = 0; i < n; ++i) {
-      OP_REQUIRES(context, i == 0 || seg[i - 1] <= seg[i],
+      OP_REQUIRES(context, i + 1 == n || seg[i] <= seg[i + 1],
                   errors::InvalidArgument("segment ids are not increasing"));
       OP_REQUIRES(context, seg[i] >= 0 && seg[i] < rows,
                   errors::InvalidArgument(

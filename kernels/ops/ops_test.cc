@@ -418,6 +418,7 @@ TEST(OpsTest, OpFlags) {
       "AssignSubVariableOp",
       "VarIsInitializedOp",
       "DestroyResourceOp",
+      "ResourceGather",
       "ResourceApplyGradientDescent",
       "ResourceApplyMomentum",
       "ResourceApplyAdam",

@@ -100,9 +100,9 @@ def build_lookup(partitioner, use_resource, strategy):
         variables = list(table) if partitioner is not None else [table]
         ids = tf1.placeholder(tf.int64, [None], name="ids")
         emb = tf1.nn.embedding_lookup(table, ids, partition_strategy=strategy)
-        tf.identity(emb, name="emb")
+        tf.identity(emb, name="lookup")
         loss = tf.reduce_sum(emb * emb, name="loss")
-        fetches = ["emb", "loss"] + fetch_gradients(loss, variables)
+        fetches = ["lookup", "loss"] + fetch_gradients(loss, variables)
         tf1.variables_initializer(tf1.global_variables(), name="init")
     return g.as_graph_def(), fetches, len(variables)
 
@@ -120,9 +120,9 @@ def build_sparse(combiner, weighted):
         sp_weights = tf.SparseTensor(indices, weights, shape) if weighted else None
         emb = tf1.nn.embedding_lookup_sparse(table, sp_ids, sp_weights,
                                              combiner=combiner)
-        tf.identity(emb, name="emb")
+        tf.identity(emb, name="lookup")
         loss = tf.reduce_sum(emb * emb, name="loss")
-        fetches = ["emb", "loss"] + fetch_gradients(loss, [table])
+        fetches = ["lookup", "loss"] + fetch_gradients(loss, [table])
         tf1.variables_initializer(tf1.global_variables(), name="init")
     return g.as_graph_def(), fetches
 
@@ -135,9 +135,9 @@ def build_hashed():
         words = tf1.placeholder(tf.string, [None], name="words")
         buckets = tf.strings.to_hash_bucket_fast(words, ROWS, name="buckets")
         emb = tf1.nn.embedding_lookup(table, buckets)
-        tf.identity(emb, name="emb")
+        tf.identity(emb, name="lookup")
         loss = tf.reduce_sum(emb * emb, name="loss")
-        fetches = ["buckets", "emb", "loss"] + fetch_gradients(loss, [table])
+        fetches = ["buckets", "lookup", "loss"] + fetch_gradients(loss, [table])
         tf1.variables_initializer(tf1.global_variables(), name="init")
     return g.as_graph_def(), fetches
 
@@ -206,9 +206,9 @@ class EmbeddingSessionTest(unittest.TestCase):
                         path = self.compare(graph_def, {"ids": ids}, fetches, name)
                         # An id past the table: INVALID_ARGUMENT in both.
                         bad = {"ids": np.array([1, ROWS + 5], np.int64)}
-                        tf_kind, tf_code = run_tf(graph_def, bad, ["emb"],
+                        tf_kind, tf_code = run_tf(graph_def, bad, ["lookup"],
                                                   inits=["init"])
-                        our_kind, our_code = run_ours(path, bad, ["emb"],
+                        our_kind, our_code = run_ours(path, bad, ["lookup"],
                                                       inits=["init"])
                         self.assertEqual((tf_kind, tf_code),
                                          ("error", "INVALID_ARGUMENT"))
