@@ -119,14 +119,6 @@ struct SquaredDifferenceF {
   }
 };
 
-// x / y, but 0 where y == 0 (TensorFlow's DivNoNan), whatever x is.
-template <typename T>
-struct DivNoNanF {
-  T operator()(const T& x, const T& y) const {
-    return y == T(0) ? T(0) : x / y;
-  }
-};
-
 template <typename T>
 struct FloorModReal {
   T operator()(const T& x, const T& y) const {
@@ -219,8 +211,6 @@ struct safe_div : ErrorSpec<T, SafeDivOrMod<T, TruncDiv>> {
     return errors::InvalidArgument("Integer division by zero");
   }
 };
-template <typename T>
-struct div_no_nan : Spec<T, DivNoNanF<T>> {};
 template <typename T>
 struct floor_div_real : Spec<T, FloorDivReal<T>> {};
 template <typename T>
