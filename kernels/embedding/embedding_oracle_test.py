@@ -170,14 +170,11 @@ for op in SPARSE:
               [vals(np.float32, (2, 2)), i32([0, 5]), i32([0, 1]), i32(5)],
               "out of range")
 
-# --- Hashing and DivNoNan -----------------------------------------------------------
+# --- Hashing -----------------------------------------------------------------
 
 add("string_to_hash_bucket_fast",
     lambda s: raw.StringToHashBucketFast(input=s, num_buckets=1000),
     [np.array([[b"", b"cat"], [b"dog", b"a token longer than sixteen bytes"]])])
-for n, dt in {"f32": np.float32, "f64": np.float64}.items():
-    add(f"div_no_nan_{n}", lambda x, y: raw.DivNoNan(x=x, y=y),
-        [np.array([1, -2, 0, 3]).astype(dt), np.array([2, 0, 0, 4]).astype(dt)])
 
 EmbeddingOracleTest = tf_oracle.make_test_class(
     "kernels/embedding/run_embedding_cases", cases)
