@@ -36,6 +36,7 @@ LAYERS = [
         "kernels",
         "kernels/array",
         "kernels/control_flow",
+        "kernels/embedding",
         "kernels/function",
         "kernels/math",
         "kernels/nn",

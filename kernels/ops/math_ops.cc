@@ -136,6 +136,14 @@ REGISTER_OP("SquaredDifference")
         "complex128}")
     .SetIsCommutative();
 
+// x / y, but 0 where y == 0 (the gradient of a mean over possibly empty
+// segments divides by counts that may be zero).
+REGISTER_OP("DivNoNan")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {half, float, bfloat16, double, complex64, complex128}");
+
 REGISTER_OP("Pow")
     .Input("x: T")
     .Input("y: T")

@@ -112,7 +112,17 @@ const std::vector<std::string>& RequiredOps() {
       "StatelessTruncatedNormal", "StatelessRandomUniformInt",
       "StatelessRandomGetKeyCounter", "StatelessRandomUniformV2",
       "StatelessRandomNormalV2", "StatelessTruncatedNormalV2",
-      "StatelessRandomUniformIntV2", "StatelessRandomUniformFullIntV2"};
+      "StatelessRandomUniformIntV2", "StatelessRandomUniformFullIntV2",
+      // Embedding lookups over (partitioned) tables and their gradients.
+      "Unique", "UniqueWithCounts", "DynamicPartition", "DynamicStitch",
+      "ParallelDynamicStitch", "SegmentSum", "SegmentMean", "SegmentProd",
+      "SegmentMax", "SegmentMin", "UnsortedSegmentSum", "UnsortedSegmentProd",
+      "UnsortedSegmentMax", "UnsortedSegmentMin", "SparseSegmentSum",
+      "SparseSegmentSumWithNumSegments", "SparseSegmentMean",
+      "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
+      "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSumGrad",
+      "SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad",
+      "StringToHashBucketFast", "DivNoNan"};
   return *kOps;
 }
 

@@ -1,4 +1,5 @@
-// String ops. Only what saver and SavedModel graphs need so far.
+// String ops: what saver and SavedModel graphs need, and the hashing of
+// categorical string features.
 
 #include "common/op/op_registry.h"
 
@@ -15,6 +16,12 @@ REGISTER_OP("StringJoin")
     .Output("output: string")
     .Attr("N: int >= 0")
     .Attr("separator: string = ''");
+
+// Bucket of each string: Fingerprint64 (farmhash) modulo num_buckets.
+REGISTER_OP("StringToHashBucketFast")
+    .Input("input: string")
+    .Output("output: int64")
+    .Attr("num_buckets: int >= 1");
 
 }  // namespace tributary
 
