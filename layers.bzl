@@ -37,6 +37,7 @@ LAYERS = [
         "kernels/array",
         "kernels/control_flow",
         "kernels/function",
+        "kernels/list",
         "kernels/math",
         "kernels/nn",
         "kernels/plumbing",
