@@ -38,6 +38,7 @@ LAYERS = [
         "kernels/control_flow",
         "kernels/embedding",
         "kernels/function",
+        "kernels/list",
         "kernels/math",
         "kernels/nn",
         "kernels/plumbing",

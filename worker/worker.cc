@@ -787,6 +787,13 @@ void Worker::RecvTensorAsync(CallOptions* opts,
           s = errors::FailedPrecondition(
               "Attempting to use uninitialized value ", edge);
         }
+        if (s.ok() && !is_dead && value.dtype() == DT_VARIANT) {
+          // Variants (TensorLists, ...) have no wire encoding here.
+          s = errors::Unimplemented(
+              "RecvTensor for ", full_key, ": tensor ", edge,
+              " has dtype variant (e.g. a TensorList), which Tributary "
+              "cannot send between processes");
+        }
         if (s.ok()) {
           response->tensor = value;
           response->is_dead = is_dead;

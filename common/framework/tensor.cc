@@ -18,6 +18,21 @@ bool TensorBuffer::Unref() const {
   return false;
 }
 
+// DT_VARIANT elements (Variant, variant.h) are C++ objects like strings, but
+// this library cannot name their type: variant.h is deliberately not in
+// tensor.h's include closure, so that adding it did not change the inputs of
+// every compile action in the tree. The variant library installs these
+// hooks from a static initialiser (variant.cc declares the same names);
+// until it is linked, element_size is 0 and no DT_VARIANT buffer can be
+// allocated (nothing could create a Variant either).
+namespace variant_hooks {
+size_t element_size = 0;
+void (*construct)(void* data, int64_t n) = nullptr;
+void (*destroy)(void* data, int64_t n) = nullptr;
+void (*copy)(const void* from, void* to, int64_t n) = nullptr;
+std::string (*debug_string)(const void* element) = nullptr;
+}  // namespace variant_hooks
+
 namespace {
 
 // Bytes one element occupies in a buffer.
@@ -27,12 +42,14 @@ size_t ElementBytes(DataType dtype) {
       return sizeof(std::string);
     case DT_RESOURCE:
       return sizeof(ResourceHandle);
+    case DT_VARIANT:
+      return variant_hooks::element_size;
     default:
       return static_cast<size_t>(DataTypeSize(dtype));
   }
 }
 
-// String and resource elements are C++ objects: constructed with the buffer
+// String, resource and variant elements are C++ objects: constructed with the buffer
 // and destroyed with it. Other dtypes are plain bytes.
 template <typename T>
 void ConstructElements(void* data, int64_t n) {
@@ -62,6 +79,7 @@ class AlignedBuffer final : public TensorBuffer {
     if (data == nullptr) return nullptr;
     if (dtype == DT_STRING) ConstructElements<std::string>(data, n);
     if (dtype == DT_RESOURCE) ConstructElements<ResourceHandle>(data, n);
+    if (dtype == DT_VARIANT) variant_hooks::construct(data, n);
     return new AlignedBuffer(allocator, data, bytes, dtype, n);
   }
 
@@ -80,6 +98,7 @@ class AlignedBuffer final : public TensorBuffer {
   ~AlignedBuffer() override {
     if (dtype_ == DT_STRING) DestroyElements<std::string>(data(), n_);
     if (dtype_ == DT_RESOURCE) DestroyElements<ResourceHandle>(data(), n_);
+    if (dtype_ == DT_VARIANT) variant_hooks::destroy(data(), n_);
     allocator_->DeallocateRaw(data());
   }
 
@@ -384,6 +403,18 @@ std::string Tensor::SummarizeValue(int64_t max_entries) const {
     TRIB_SUMMARIZE_CASE(complex64)
     TRIB_SUMMARIZE_CASE(complex128)
     TRIB_SUMMARIZE_CASE(std::string)
+    case DT_VARIANT: {
+      // One line per element, up to the limit.
+      std::string out;
+      const char* data = static_cast<const char*>(this->data());
+      for (int64_t i = 0; i < NumElements() && i < max_entries; ++i) {
+        if (i > 0) out.append(" ");
+        out.append(variant_hooks::debug_string(
+            data + i * variant_hooks::element_size));
+      }
+      if (NumElements() > max_entries) out.append("...");
+      return out;
+    }
 #undef TRIB_SUMMARIZE_CASE
     default:
       return absl::StrCat("<", TotalBytes(), " bytes of ",

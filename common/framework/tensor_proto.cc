@@ -288,6 +288,13 @@ absl::StatusOr<Tensor> Tensor::FromProto(const TensorProto& proto,
                                          Allocator* allocator) {
   if (allocator == nullptr) allocator = cpu_allocator();
   const DataType dtype = proto.dtype();
+  if (dtype == DT_VARIANT) {
+    // Variants (TensorLists, ...) live only in memory; TensorFlow would
+    // encode them as VariantTensorData, which we do not implement.
+    return errors::Unimplemented(
+        "TensorProto has dtype variant: variant tensors (e.g. TensorLists) "
+        "cannot be serialised or sent between processes by Tributary");
+  }
   if (!DataTypeIsSupportedByTensor(dtype)) {
     return errors::InvalidArgument("TensorProto has dtype ",
                                    DataTypeString(dtype),
@@ -319,7 +326,8 @@ void Tensor::AsProtoTensorContent(TensorProto* proto) const {
   proto->Clear();
   proto->set_dtype(dtype_);
   shape_.AsProto(proto->mutable_tensor_shape());
-  if (buf_ == nullptr) return;
+  // Variants have no encoding: dtype and shape only (FromProto rejects it).
+  if (buf_ == nullptr || dtype_ == DT_VARIANT) return;
   if (dtype_ == DT_STRING) {
     EncodeStringList(base<const std::string>(), NumElements(),
                      proto->mutable_tensor_content());
@@ -336,7 +344,7 @@ void Tensor::AsProtoField(TensorProto* proto) const {
   proto->Clear();
   proto->set_dtype(dtype_);
   shape_.AsProto(proto->mutable_tensor_shape());
-  if (buf_ == nullptr) return;
+  if (buf_ == nullptr || dtype_ == DT_VARIANT) return;
   TRIB_TENSOR_PROTO_CASES(dtype_, EncodeField<T>(*this, proto),
                           CHECK(false) << "no proto encoder for "
                                        << DataTypeString(dtype_));

@@ -10,6 +10,7 @@
 #include "common/framework/status.h"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
+#include "common/framework/variant.h"
 #include "gtest/gtest.h"
 
 namespace tributary {
@@ -33,10 +34,36 @@ TEST(IntraProcessRendezvousTest, CpuToCpuSharesTheBuffer) {
   ASSERT_TRUE(rendezvous.Send(Key(kCpu0, kCpu1), Args(), sent, false).ok());
   Tensor received;
   bool dead = true;
-  ASSERT_TRUE(rendezvous.Recv(Key(kCpu0, kCpu1), Args(), &received, &dead).ok());
+  ASSERT_TRUE(
+      rendezvous.Recv(Key(kCpu0, kCpu1), Args(), &received, &dead).ok());
   EXPECT_FALSE(dead);
   test::ExpectTensorEqual<float>(received, sent);
   EXPECT_TRUE(received.SharesBufferWith(sent));
+}
+
+// A value every Variant can hold, for the test below.
+struct Payload {
+  std::string TypeName() const { return "Payload"; }
+  std::string DebugString() const { return "payload"; }
+  int value = 0;
+};
+
+// DT_VARIANT tensors (TensorLists, ...) pass between CPU devices of one
+// process like any tensor: the receiver sees the very same value.
+TEST(IntraProcessRendezvousTest, VariantTensorsPassBetweenCpus) {
+  IntraProcessRendezvous rendezvous;
+  Tensor sent(DT_VARIANT, TensorShape({}));
+  sent.scalar<Variant>()() = Payload{7};
+  ASSERT_TRUE(rendezvous.Send(Key(kCpu0, kCpu1), Args(), sent, false).ok());
+  Tensor received;
+  bool dead = true;
+  ASSERT_TRUE(
+      rendezvous.Recv(Key(kCpu0, kCpu1), Args(), &received, &dead).ok());
+  ASSERT_EQ(received.dtype(), DT_VARIANT);
+  EXPECT_TRUE(received.SharesBufferWith(sent));
+  const Payload* p = received.scalar<Variant>()().get<Payload>();
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->value, 7);
 }
 
 TEST(IntraProcessRendezvousTest, BothOrdersWork) {
@@ -44,10 +71,10 @@ TEST(IntraProcessRendezvousTest, BothOrdersWork) {
   Tensor received;
   bool dead;
   std::thread receiver([&] {
-    ASSERT_TRUE(rendezvous
-                    .Recv(Key(kCpu0, kCpu1, "late"), Args(), &received, &dead,
-                          60000)
-                    .ok());
+    ASSERT_TRUE(
+        rendezvous
+            .Recv(Key(kCpu0, kCpu1, "late"), Args(), &received, &dead, 60000)
+            .ok());
   });
   ASSERT_TRUE(rendezvous
                   .Send(Key(kCpu0, kCpu1, "late"), Args(),
@@ -62,24 +89,24 @@ TEST(IntraProcessRendezvousTest, CopyHookMovesEveryValue) {
   // A hook standing in for a device copy: produces a fresh tensor (doubled,
   // so the test can tell it ran) and completes asynchronously.
   std::unique_ptr<std::thread> copier;
-  IntraProcessRendezvous rendezvous(
-      [&](const RendezvousParsedKey& key, const Args& send_args,
-          const Args& recv_args, const Tensor& in, Tensor* out,
-          StatusCallback done) {
-        ++copies;
-        EXPECT_EQ(key.src_device, kGpu0);
-        EXPECT_EQ(key.dst_device, kCpu0);
-        EXPECT_TRUE(send_args.alloc_attrs.gpu_compatible());
-        EXPECT_TRUE(recv_args.alloc_attrs.on_host());
-        Tensor copy(DT_FLOAT, in.shape());
-        for (int64_t i = 0; i < in.NumElements(); ++i) {
-          copy.flat<float>()(i) = 2 * in.flat<float>()(i);
-        }
-        copier = std::make_unique<std::thread>([out, copy, done] {
-          *out = copy;
-          done(absl::OkStatus());
-        });
-      });
+  IntraProcessRendezvous rendezvous([&](const RendezvousParsedKey& key,
+                                        const Args& send_args,
+                                        const Args& recv_args, const Tensor& in,
+                                        Tensor* out, StatusCallback done) {
+    ++copies;
+    EXPECT_EQ(key.src_device, kGpu0);
+    EXPECT_EQ(key.dst_device, kCpu0);
+    EXPECT_TRUE(send_args.alloc_attrs.gpu_compatible());
+    EXPECT_TRUE(recv_args.alloc_attrs.on_host());
+    Tensor copy(DT_FLOAT, in.shape());
+    for (int64_t i = 0; i < in.NumElements(); ++i) {
+      copy.flat<float>()(i) = 2 * in.flat<float>()(i);
+    }
+    copier = std::make_unique<std::thread>([out, copy, done] {
+      *out = copy;
+      done(absl::OkStatus());
+    });
+  });
   Args send_args;
   send_args.alloc_attrs.set_gpu_compatible(true);
   Args recv_args;
@@ -89,8 +116,8 @@ TEST(IntraProcessRendezvousTest, CopyHookMovesEveryValue) {
   absl::Notification got;
   Tensor received;
   rendezvous.RecvAsync(Key(kGpu0, kCpu0), recv_args,
-                       [&](const absl::Status& s, const Args& sa, const Args& ra,
-                           const Tensor& v, bool dead) {
+                       [&](const absl::Status& s, const Args& sa,
+                           const Args& ra, const Tensor& v, bool dead) {
                          EXPECT_TRUE(s.ok()) << s;
                          EXPECT_FALSE(dead);
                          EXPECT_TRUE(sa.alloc_attrs.gpu_compatible());
@@ -106,15 +133,15 @@ TEST(IntraProcessRendezvousTest, CopyHookMovesEveryValue) {
 }
 
 TEST(IntraProcessRendezvousTest, CopyErrorsReachTheReceiver) {
-  IntraProcessRendezvous rendezvous(
-      [](const RendezvousParsedKey&, const Args&, const Args&, const Tensor&,
-         Tensor*, StatusCallback done) {
-        done(errors::ResourceExhausted("no memory on the receiving device"));
-      });
-  ASSERT_TRUE(rendezvous
-                  .Send(Key(kCpu0, kCpu1), Args(), test::AsScalar<float>(1),
-                        false)
-                  .ok());
+  IntraProcessRendezvous rendezvous([](const RendezvousParsedKey&, const Args&,
+                                       const Args&, const Tensor&, Tensor*,
+                                       StatusCallback done) {
+    done(errors::ResourceExhausted("no memory on the receiving device"));
+  });
+  ASSERT_TRUE(
+      rendezvous
+          .Send(Key(kCpu0, kCpu1), Args(), test::AsScalar<float>(1), false)
+          .ok());
   Tensor v;
   bool dead;
   absl::Status s = rendezvous.Recv(Key(kCpu0, kCpu1), Args(), &v, &dead);
@@ -123,13 +150,13 @@ TEST(IntraProcessRendezvousTest, CopyErrorsReachTheReceiver) {
 
 TEST(IntraProcessRendezvousTest, DeadValuesAndErrorsSkipTheCopy) {
   std::atomic<int> copies{0};
-  IntraProcessRendezvous rendezvous(
-      [&](const RendezvousParsedKey&, const Args&, const Args&, const Tensor& in,
-          Tensor* out, StatusCallback done) {
-        ++copies;
-        *out = in;
-        done(absl::OkStatus());
-      });
+  IntraProcessRendezvous rendezvous([&](const RendezvousParsedKey&, const Args&,
+                                        const Args&, const Tensor& in,
+                                        Tensor* out, StatusCallback done) {
+    ++copies;
+    *out = in;
+    done(absl::OkStatus());
+  });
   ASSERT_TRUE(rendezvous.Send(Key(kCpu0, kCpu1), Args(), Tensor(), true).ok());
   Tensor v;
   bool dead = false;
@@ -145,10 +172,10 @@ TEST(IntraProcessRendezvousTest, DeadValuesAndErrorsSkipTheCopy) {
 
 TEST(IntraProcessRendezvousTest, DefaultHookRefusesDeviceMemory) {
   IntraProcessRendezvous rendezvous;
-  ASSERT_TRUE(rendezvous
-                  .Send(Key(kGpu0, kCpu0), Args(), test::AsScalar<float>(1),
-                        false)
-                  .ok());
+  ASSERT_TRUE(
+      rendezvous
+          .Send(Key(kGpu0, kCpu0), Args(), test::AsScalar<float>(1), false)
+          .ok());
   Tensor v;
   bool dead;
   absl::Status s = rendezvous.Recv(Key(kGpu0, kCpu0), Args(), &v, &dead);

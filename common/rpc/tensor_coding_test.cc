@@ -209,6 +209,29 @@ TEST(TensorCodingTest, DeadTensorWithoutValue) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
 }
 
+// Variants have no wire encoding: sending one writes only dtype and shape,
+// and the receiver answers UNIMPLEMENTED naming the tensor; nothing crashes.
+TEST(TensorCodingTest, VariantTensorsAreUnimplementedOnTheWire) {
+  Tensor list_handle(DT_VARIANT, TensorShape({}));
+  ASSERT_TRUE(list_handle.IsInitialized());
+  NamedTensors tensors = {{"list_handle", list_handle}};
+  grpc::ByteBuffer buffer;
+  EncodeWithNamedTensors(tensorflow::RunGraphResponse(), 1, tensors, &buffer);
+  tensorflow::RunGraphResponse rest;
+  NamedTensors decoded;
+  absl::Status s =
+      DecodeWithNamedTensors(buffer, 1, cpu_allocator(), &rest, &decoded);
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
+  EXPECT_NE(s.message().find("list_handle"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("variant"), std::string::npos) << s;
+
+  grpc::ByteBuffer recv;
+  EncodeRecvTensorResponse(list_handle, false, 1, &recv);
+  TensorResponse out;
+  s = DecodeRecvTensorResponse(recv, cpu_allocator(), &out);
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
+}
+
 TEST(TensorCodingTest, EncodingIsZeroCopyAndHoldsTheBuffer) {
   Tensor t = RandomTensor(DT_FLOAT, TensorShape({1 << 16}));
   ASSERT_TRUE(t.RefCountIsOne());

@@ -186,6 +186,17 @@ REGISTER_OP("Transpose")
     .Attr("T: type")
     .Attr("Tperm: {int32, int64} = DT_INT32");
 
+// Reverses `tensor` along the dims listed in `axis` (negative counts from the
+// end). TensorFlow declares Tidx before T.
+REGISTER_OP("ReverseV2")
+    .Input("tensor: T")
+    .Input("axis: Tidx")
+    .Output("output: T")
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .Attr("T: {uint8, int8, uint16, int16, int32, uint32, int64, uint64, "
+          "bool, bfloat16, half, float, double, complex64, complex128, "
+          "string}");
+
 REGISTER_OP("Tile")
     .Input("input: T")
     .Input("multiples: Tmultiples")

@@ -60,7 +60,12 @@ const std::vector<std::string>& RequiredOps() {
       "Reshape", "Shape", "ShapeN", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
       "ExpandDims", "Squeeze", "ConcatV2", "Pack", "Unpack", "Transpose",
       "Tile", "Slice", "StridedSlice", "BroadcastGradientArgs", "BroadcastTo",
-      "Pad", "PadV2", "MirrorPad", "Split", "SplitV", "DiagPart",
+      "Pad", "PadV2", "MirrorPad", "Split", "SplitV", "DiagPart", "ReverseV2",
+      // TensorLists.
+      "EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
+      "TensorListGetItem", "TensorListSetItem", "TensorListStack",
+      "TensorListLength", "TensorListElementShape", "TensorListPushBack",
+      "TensorListPopBack",
       // Variables.
       "VariableV2", "Variable", "Assign", "AssignAdd", "AssignSub",
       "IsVariableInitialized", "VarHandleOp", "ReadVariableOp",
@@ -234,7 +239,9 @@ TEST(OpsTest, SignaturesMatchTensorFlowRegistry) {
   // Ops whose TensorFlow definition has full-type annotations we leave out (see
   // Signature()); listed so that a regenerated golden file showing more of them
   // gets a conscious decision.
-  const std::set<std::string> known_full_type_ops = {"Shape"};
+  const std::set<std::string> known_full_type_ops = {
+      "Shape", "EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
+      "TensorListSetItem", "TensorListPushBack"};
 
   std::set<std::string> golden_names;
   for (const OpDef& expected : golden.op()) {
