@@ -106,11 +106,26 @@ class EinsumResizeSessionTest(unittest.TestCase):
 
     def test_einsum_errors(self):
         for equation, shapes in [("ij,jk->ik", [(3, 4), (5, 6)]),
-                                 ("ij,jk", [(3, 4), (4, 5)]),
-                                 ("...j,...j->", [(2, 1, 3), (4, 3)]),
-                                 ("ij->ijk", [(3, 4)])]:
+                                 ("...j,...j->", [(2, 1, 3), (4, 3)])]:
             with self.subTest(equation=equation):
                 self.check(*self.einsum_graph(equation, shapes, np.float32))
+
+    def test_einsum_malformed_equations(self):
+        # TensorFlow rejects these while building the graph (its shape
+        # function), so the GraphDef is patched after building a valid one.
+        for valid, bad, shapes in [("ij,jk->ik", "ij,jk", [(3, 4), (4, 5)]),
+                                   ("ij->ij", "ij->ijk", [(3, 4)]),
+                                   ("ij->ij", "i2->i", [(3, 4)])]:
+            with self.subTest(equation=bad):
+                graph_def, feeds = self.einsum_graph(valid, shapes, np.float32)
+                for node in graph_def.node:
+                    if node.name == "out":
+                        node.attr["equation"].s = bad.encode()
+                path = self._tmp.name + "/bad.pbtxt"
+                with open(path, "w") as f:
+                    f.write(str(graph_def))
+                self.assertEqual(run_ours(path, feeds, ["out"]),
+                                 ("error", "INVALID_ARGUMENT"))
 
     def test_einsum_diagonal_is_unimplemented(self):
         graph_def, feeds = self.einsum_graph("ii->i", [(3, 3)], np.float32)
@@ -121,10 +136,14 @@ class EinsumResizeSessionTest(unittest.TestCase):
         g = tf.Graph()
         with g.as_default():
             x = tf1.placeholder(dtype, None, name="x")
-            getattr(tf.raw_ops, op)(images=x, size=tf.constant(size, tf.int32),
+            # Fed, so that a bad size reaches the kernel (a constant one is
+            # rejected by TensorFlow's shape function while building).
+            size_t = tf1.placeholder(tf.int32, None, name="size")
+            getattr(tf.raw_ops, op)(images=x, size=size_t,
                                     align_corners=align_corners,
                                     half_pixel_centers=half_pixel, name="out")
-        return g.as_graph_def(), {"x": values(shape, dtype)}
+        return g.as_graph_def(), {"x": values(shape, dtype),
+                                  "size": np.array(size, np.int32)}
 
     def test_resize(self):
         modes = [(False, False), (True, False), (False, True)]
