@@ -385,6 +385,15 @@ REGISTER_OP("BatchMatMulV2")
     .Attr("grad_x: bool = false")
     .Attr("grad_y: bool = false");
 
+// Einstein summation over one or two inputs, e.g. "abc,cd->abd"; the
+// equation's labels say which axes are kept, matched and summed.
+REGISTER_OP("Einsum")
+    .Input("inputs: N * T")
+    .Output("output: T")
+    .Attr("equation: string")
+    .Attr("N: int >= 1")
+    .Attr("T: type");
+
 // --- Reductions --------------------------------------------------------------
 
 // The axes arrive as a tensor (scalar or vector), not an attr, so they can be

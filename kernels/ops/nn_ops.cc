@@ -357,6 +357,40 @@ REGISTER_OP("FusedBatchNormGradV2")
     .Attr(kDataFormat)
     .Attr("is_training: bool = true");
 
+// --- Image resizing ----------------------------------------------------------
+
+// Resize NHWC images to `size` = [new_height, new_width]. Bilinear always
+// produces float; the listed types (bfloat16 twice) are TensorFlow's.
+REGISTER_OP("ResizeBilinear")
+    .Input("images: T")
+    .Input("size: int32")
+    .Output("resized_images: float")
+    .Attr(
+        "T: {int8, uint8, int16, uint16, int32, int64, bfloat16, half, "
+        "float, double, bfloat16}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false");
+
+REGISTER_OP("ResizeNearestNeighbor")
+    .Input("images: T")
+    .Input("size: int32")
+    .Output("resized_images: T")
+    .Attr(
+        "T: {int8, uint8, int16, uint16, int32, int64, half, float, double, "
+        "bfloat16}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false");
+
+// Its gradient: back to the original image's size.
+REGISTER_OP("ResizeBilinearGrad")
+    .Input("grads: float")
+    .Input("original_image: T")
+    .Output("output: T")
+    .Attr("T: {float, bfloat16, half, double}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false");
+
+
 }  // namespace tributary
 
 // clang-format on

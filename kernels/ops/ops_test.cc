@@ -53,7 +53,8 @@ const std::vector<std::string>& RequiredOps() {
       "DepthwiseConv2dNativeBackpropFilter",
       "MaxPoolGrad",
       "AvgPoolGrad",
-      "BatchMatMulV2", "FusedBatchNorm", "FusedBatchNormV2",
+      "BatchMatMulV2", "Einsum", "ResizeBilinear", "ResizeNearestNeighbor",
+      "ResizeBilinearGrad", "FusedBatchNorm", "FusedBatchNormV2",
       "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV2",
       "FusedBatchNormGradV3", "L2Loss",
       // Array.

@@ -1,0 +1,50 @@
+// Einsum's equation, resolved against the input shapes into a plan the kernel
+// (einsum_op.cc) carries out with permute-and-sum passes and one batched
+// matrix product.
+//
+// Equations follow TensorFlow's op: "in0->out" or "in0,in1->out" (exactly one
+// "->", one or two inputs), subscripts are letters, "..." stands for the
+// leading broadcast dimensions (right-aligned; size 1 broadcasts against the
+// other input, as NumPy does). Broadcast dimensions must appear in the output
+// (TensorFlow requires the "..." there whenever there are any). Labels absent
+// from the output are summed. A label repeated within one input (a diagonal
+// or trace, e.g. "ii->i") is UNIMPLEMENTED; TensorFlow supports it, but no
+// Keras layer emits it.
+//
+// Every label gets an id; a named label keeps one size everywhere, a
+// broadcast dimension may be 1 on one side.
+#ifndef TRIBUTARY_KERNELS_MATH_EINSUM_SPEC_H_
+#define TRIBUTARY_KERNELS_MATH_EINSUM_SPEC_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/framework/tensor_shape.h"
+
+namespace tributary {
+
+struct EinsumPlan {
+  // Per input: the label id of each axis.
+  std::vector<std::vector<int>> input_labels;
+  std::vector<int> output_labels;
+  // Output size of each label id (the broadcast size for "..." dimensions).
+  std::vector<int64_t> label_size;
+  TensorShape output_shape;
+
+  // Two inputs only. Batch labels are in both inputs and the output, free
+  // labels in one input and the output, contracted ones in both inputs and
+  // not the output; labels in one input only and not in the output are summed
+  // away first.
+  std::vector<int> batch, free0, free1, contracted;
+};
+
+// InvalidArgument for a malformed equation or mismatched shapes,
+// Unimplemented for repeated labels within an input.
+absl::StatusOr<EinsumPlan> PlanEinsum(const std::string& equation,
+                                      const std::vector<TensorShape>& inputs);
+
+}  // namespace tributary
+
+#endif  // TRIBUTARY_KERNELS_MATH_EINSUM_SPEC_H_
