@@ -31,6 +31,7 @@ DEB_PACKAGES=(
   libgmock-dev
   libbenchmark-dev
   libopenblas-dev
+  libdnnl-dev
   python3-venv
 )
 
