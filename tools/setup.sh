@@ -32,6 +32,7 @@ DEB_PACKAGES=(
   libbenchmark-dev
   libopenblas-dev
   libfarmhash-dev
+  libdnnl-dev
   python3-venv
 )
 

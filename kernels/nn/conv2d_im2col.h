@@ -21,6 +21,8 @@
 // maps (one instantiation per dtype); the thread pool only schedules tiles.
 // (Eigen's thread-pool tensor contraction would parallelise one GEMM too,
 // but it cost 2.5x the build time for no measurable speed; see README.md.)
+// float32 convolutions go to oneDNN first when it is the convolution
+// backend (onednn_conv.h); this engine runs what it does not take.
 // Two shapes skip im2col altogether, as in TensorFlow: a 1x1 filter with
 // unit strides and no padding is already a GEMM over the input, and a
 // filter covering the whole unpadded image is a GEMM over flattened images.
@@ -33,41 +35,17 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "common/framework/tensor.h"
 #include "common/framework/types.h"
 #include "common/kernel/op_kernel.h"
+#include "kernels/nn/conv_geometry.h"
+#include "kernels/nn/onednn_conv.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace tributary {
 namespace nn {
-
-// Everything the engine needs to know about one Conv2D call, in NHWC terms.
-struct Conv2DGeometry {
-  int64_t batch = 0;
-  int64_t in_rows = 0;
-  int64_t in_cols = 0;
-  int64_t in_depth = 0;
-  int64_t filter_rows = 0;
-  int64_t filter_cols = 0;
-  int64_t patch_depth = 0;  // filter's input depth (in_depth / groups)
-  int64_t out_depth = 0;
-  int64_t out_rows = 0;
-  int64_t out_cols = 0;
-  int64_t stride_rows = 1;
-  int64_t stride_cols = 1;
-  int64_t dilation_rows = 1;
-  int64_t dilation_cols = 1;
-  int64_t pad_top = 0;
-  int64_t pad_left = 0;
-  int64_t pad_bottom = 0;
-  int64_t pad_right = 0;
-
-  int64_t groups() const { return in_depth / patch_depth; }
-  int64_t out_pixels() const { return batch * out_rows * out_cols; }
-  // Columns of the patches matrix: one receptive field of one group.
-  int64_t patch_size() const { return filter_rows * filter_cols * patch_depth; }
-};
 
 // Which engine path runs; kAuto picks by shape (see LaunchConv2D). Tests
 // force each path in turn so both are covered on small shapes.
@@ -308,10 +286,13 @@ inline void SetConv2DPathForTesting(Conv2DPath path) {
 
 // output [batch, out_rows, out_cols, out_depth] = conv(input, filter).
 // All shapes already validated; output allocated and non-empty.
+// `weights_cache`: the calling kernel's, so oneDNN can keep a constant
+// filter's reordered copy between steps (may be null).
 template <typename T>
 absl::Status LaunchConv2D(OpKernelContext* context, const Conv2DGeometry& g,
                           const Tensor& input, const Tensor& filter,
-                          Tensor* output) {
+                          Tensor* output,
+                          OneDnnWeightsCache* weights_cache = nullptr) {
   using conv_internal::ParallelMatMul;
   const auto& device = context->eigen_cpu_device();
   const T* in = input.flat<T>().data();
@@ -319,6 +300,16 @@ absl::Status LaunchConv2D(OpKernelContext* context, const Conv2DGeometry& g,
   T* out = output->flat<T>().data();
   const bool no_padding = g.pad_top == 0 && g.pad_left == 0 &&
                           g.pad_bottom == 0 && g.pad_right == 0;
+  Conv2DPath path = conv_internal::forced_path.load(std::memory_order_relaxed);
+
+  // float32 goes to oneDNN when it is the backend (onednn_conv.h), unless a
+  // test forces one of the engine's own paths.
+  if constexpr (std::is_same_v<T, float>) {
+    if (path == Conv2DPath::kAuto && OneDnnConvEnabled() &&
+        OneDnnConv2D(g, in, filt, out, device.numThreads(), weights_cache)) {
+      return absl::OkStatus();
+    }
+  }
 
   if (g.groups() == 1) {
     if (g.filter_rows == 1 && g.filter_cols == 1 && g.stride_rows == 1 &&
@@ -349,7 +340,6 @@ absl::Status LaunchConv2D(OpKernelContext* context, const Conv2DGeometry& g,
   const int64_t block_rows = std::max(conv_internal::kMinBlockRows,
                                       std::min(bytes_rows, parallel_rows));
   const int64_t blocks = (m + block_rows - 1) / block_rows;
-  Conv2DPath path = conv_internal::forced_path.load(std::memory_order_relaxed);
   if (path == Conv2DPath::kAuto) {
     path = blocks >= threads ? Conv2DPath::kBlocked : Conv2DPath::kChunked;
   }

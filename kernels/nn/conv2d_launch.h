@@ -30,9 +30,10 @@ constexpr bool kConvolvedInFloat =
 template <typename T>
 absl::Status LaunchConv2DAnyType(OpKernelContext* context,
                                  const Conv2DGeometry& g, const Tensor& input,
-                                 const Tensor& filter, Tensor* output) {
+                                 const Tensor& filter, Tensor* output,
+                                 OneDnnWeightsCache* weights_cache = nullptr) {
   if constexpr (!kConvolvedInFloat<T>) {
-    return LaunchConv2D<T>(context, g, input, filter, output);
+    return LaunchConv2D<T>(context, g, input, filter, output, weights_cache);
   } else {
     const auto& device = context->eigen_cpu_device();
     Tensor wide_input, wide_filter, wide_output;
@@ -46,6 +47,7 @@ absl::Status LaunchConv2DAnyType(OpKernelContext* context,
         input.flat<T>().template cast<float>();
     wide_filter.flat<float>().device(device) =
         filter.flat<T>().template cast<float>();
+    // No weights cache: the widened filter is a fresh temporary each call.
     TRIB_RETURN_IF_ERROR(LaunchConv2D<float>(context, g, wide_input,
                                              wide_filter, &wide_output));
     output->flat<T>().device(device) =

@@ -142,8 +142,9 @@ class Conv2DOp : public OpKernel {
                     "output depth must be evenly divisible by number of "
                     "groups: ",
                     g.out_depth, " vs ", groups));
-    OP_REQUIRES_OK(context,
-                   nn::LaunchConv2DAnyType<T>(context, g, input, filter, output));
+    OP_REQUIRES_OK(context, nn::LaunchConv2DAnyType<T>(context, g, input,
+                                                       filter, output,
+                                                       &weights_cache_));
   }
 
  private:
@@ -156,6 +157,8 @@ class Conv2DOp : public OpKernel {
   std::vector<int64_t> explicit_paddings_;
   Padding padding_ = Padding::kValid;
   TensorFormat format_ = TensorFormat::kNHWC;
+  // float32 on oneDNN: a constant filter's reordered copy (onednn_conv.h).
+  nn::OneDnnWeightsCache weights_cache_;
 };
 
 #define REGISTER_CONV2D_KERNEL(T) \

@@ -109,12 +109,15 @@ class DepthwiseConv2dNativeOp : public OpKernel {
           output->flat<T>().constant(T(0));
       return;
     }
-    OP_REQUIRES_OK(context,
-                   nn::LaunchConv2DAnyType<T>(context, g, input, filter, output));
+    OP_REQUIRES_OK(context, nn::LaunchConv2DAnyType<T>(context, g, input,
+                                                       filter, output,
+                                                       &weights_cache_));
   }
 
  private:
   nn::DepthwiseAttrs attrs_;
+  // float32 on oneDNN: a constant filter's reordered copy (onednn_conv.h).
+  nn::OneDnnWeightsCache weights_cache_;
 };
 
 #define REGISTER_DEPTHWISE_KERNEL(T)                                           \

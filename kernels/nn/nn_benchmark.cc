@@ -57,7 +57,9 @@ void RunLoop(benchmark::State& state, const tensorflow::NodeDef& node,
 }
 
 // Args: batch, size (square image), in depth, out depth, filter, stride,
-// dilation. $NN_BENCH_CONV_PATH=blocked|chunked forces one engine path.
+// dilation. $NN_BENCH_CONV_PATH=blocked|chunked forces one engine path
+// (and so the im2col engine); TRIBUTARY_CONV_BACKEND=im2col|onednn picks the
+// float backend (onednn_conv.h).
 void BM_Conv2D(benchmark::State& state) {
   if (const char* path = std::getenv("NN_BENCH_CONV_PATH")) {
     nn::SetConv2DPathForTesting(std::string(path) == "blocked"
@@ -91,6 +93,40 @@ BENCHMARK(BM_Conv2D)
     ->Args({32, 32, 3, 32, 5, 2, 1})    // CIFAR stem, few channels
     ->Args({4, 32, 32, 32, 3, 1, 2})    // dilated
     ->Args({1, 7, 512, 512, 3, 1, 1})   // ResNet stage 5, batch 1
+    ->Args({1, 224, 3, 64, 7, 2, 1})    // ResNet stem, 7x7 stride 2
+    ->Args({1, 56, 64, 256, 1, 1, 1})   // ResNet 1x1 expand, batch 1
+    ->Args({1, 28, 512, 128, 1, 1, 1})  // ResNet 1x1 reduce, batch 1
+    ->Args({1, 56, 256, 512, 1, 2, 1})  // ResNet 1x1 stride-2 shortcut
+    ->Args({8, 14, 256, 256, 3, 1, 1})  // ResNet stage 4, batch 8
+    ->Args({1, 112, 32, 16, 1, 1, 1})   // MobileNetV2 1x1 project
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// DepthwiseConv2dNative, multiplier 1, SAME. Args: batch, size, channels,
+// stride. GFLOP/s as for Conv2D.
+void BM_DepthwiseConv2D(benchmark::State& state) {
+  const int64_t n = state.range(0), hw = state.range(1), c = state.range(2),
+                s = state.range(3);
+  const tensorflow::NodeDef node = NodeDefBuilder("dw", "DepthwiseConv2dNative")
+                                       .Input("x")
+                                       .Input("w")
+                                       .Attr("T", DT_FLOAT)
+                                       .Attr("strides", {1, s, s, 1})
+                                       .Attr("padding", "SAME")
+                                       .Build();
+  RunLoop(state, node,
+          {RandomFloats(TensorShape({n, hw, hw, c})),
+           RandomFloats(TensorShape({3, 3, c, 1}))});
+  const int64_t out_hw = (hw + s - 1) / s;
+  const double flops = 2.0 * n * out_hw * out_hw * c * 9;
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      flops * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_DepthwiseConv2D)
+    ->ArgNames({"n", "hw", "c", "s"})
+    ->Args({1, 112, 96, 2})  // MobileNetV2 block 2
+    ->Args({1, 56, 144, 1})  // MobileNetV2 block 3
+    ->Args({1, 14, 576, 1})  // MobileNetV2 block 13
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

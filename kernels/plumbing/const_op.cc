@@ -1,8 +1,11 @@
 // Const: serves the tensor in its `value` attr. The tensor is decoded once,
 // when the kernel is built, into memory from the device (so a GPU device
 // would place it in device memory), and every run hands out a reference to
-// that one buffer: constants cost nothing per step.
+// that one buffer: constants cost nothing per step. The buffer is registered
+// as constant (constant_buffers.h) for kernels that cache what they derive
+// from it.
 
+#include "common/framework/constant_buffers.h"
 #include "common/kernel/device_base.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
@@ -31,6 +34,14 @@ class ConstantOp : public OpKernel {
             "Type mismatch between value (", DataTypeString(tensor_.dtype()),
             ") and dtype (", DataTypeString(context->output_type(0)), ")"));
     expensive_ = false;
+    if (tensor_.NumElements() > 0) {
+      registered_ = tensor_.data();
+      RegisterConstantBuffer(registered_);
+    }
+  }
+
+  ~ConstantOp() override {
+    if (registered_ != nullptr) UnregisterConstantBuffer(registered_);
   }
 
   void Compute(OpKernelContext* context) override {
@@ -42,6 +53,7 @@ class ConstantOp : public OpKernel {
  private:
   // Never written after construction: shared read-only by every step.
   Tensor tensor_;
+  const void* registered_ = nullptr;
 };
 
 REGISTER_KERNEL_BUILDER(Name("Const").Device(DEVICE_CPU), ConstantOp);
