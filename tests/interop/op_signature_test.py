@@ -27,7 +27,10 @@ def _attr(attr):
         "default": attr.default_value.SerializeToString(deterministic=True)
         if attr.HasField("default_value") else None,
         "minimum": attr.minimum if attr.has_minimum else None,
-        "allowed": (sorted(allowed.type), sorted(allowed.s), sorted(allowed.i))
+        # As sets: TensorFlow's own lists repeat a type now and then
+        # (ResizeBilinear names bfloat16 twice); the allowed set is what counts.
+        "allowed": (sorted(set(allowed.type)), sorted(set(allowed.s)),
+                    sorted(set(allowed.i)))
         if attr.HasField("allowed_values") else None,
     }
 
