@@ -190,7 +190,24 @@ OpDef Signature(OpDef op_def) {
     arg.clear_description();
     arg.clear_experimental_full_type();
   }
-  for (auto& attr : *op_def.mutable_attr()) attr.clear_description();
+  for (auto& attr : *op_def.mutable_attr()) {
+    attr.clear_description();
+    // An allowed-type list is a set: TensorFlow's repeats a type now and then
+    // (ResizeBilinear names bfloat16 twice), our registry keeps it once.
+    auto* types = attr.mutable_allowed_values()->mutable_list()->mutable_type();
+    std::vector<int> unique;
+    for (int t : *types) {
+      if (std::find(unique.begin(), unique.end(), t) == unique.end()) {
+        unique.push_back(t);
+      }
+    }
+    types->Clear();
+    for (int t : unique) types->Add(t);
+    if (attr.allowed_values().list().ByteSizeLong() == 0 &&
+        !attr.allowed_values().has_tensor()) {
+      attr.clear_allowed_values();
+    }
+  }
   return op_def;
 }
 
@@ -488,7 +505,10 @@ TEST(OpsTest, OpFlags) {
       "RandomUniform",
       "RandomStandardNormal",
       "TruncatedNormal",
-      "RandomUniformInt"};
+      "RandomUniformInt",
+      "RandomShuffle",
+      "Multinomial",
+      "Assert"};
   const std::set<std::string> commutative = {
       "AddV2",      "AddN",      "Mul",      "Equal",
       "NotEqual",   "LogicalAnd", "LogicalOr", "SquaredDifference"};
