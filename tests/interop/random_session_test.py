@@ -110,7 +110,7 @@ class RandomSessionTest(unittest.TestCase):
             tf.identity(tf.random.shuffle(tf.constant([3], tf.int64)),
                         name="shuffle_one")
             logits = tf.constant([[0.1, 1.0, -2.0, 0.5], [3.0, 0.0, 0.0, -np.inf]])
-            tf.identity(tf1.multinomial(logits, 9, seed=3), name="multinomial")
+            tf.identity(tf1.multinomial(logits, 9, seed=3), name="multinomial_samples")
             tf.identity(tf.random.categorical(
                 tf.constant([[1.0, 2.0, 3.0]], tf.float64), 5, dtype=tf.int32),
                 name="categorical_int32")
@@ -119,7 +119,7 @@ class RandomSessionTest(unittest.TestCase):
         self.assertTrue({"RandomShuffle", "Multinomial"} <= ops, ops)
         for steps in (1, 3):
             self.check_exact(graph_def, ["shuffle_1d", "shuffle_3d", "shuffle_one",
-                                         "multinomial", "categorical_int32"],
+                                         "multinomial_samples", "categorical_int32"],
                              steps=steps)
 
 
