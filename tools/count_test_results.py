@@ -7,15 +7,23 @@ build can never read as green.
 """
 import os
 import sys
+import glob
 import xml.etree.ElementTree as ET
 
 
 def xml_paths(testlogs: str, labels_file: str):
-    """test.xml of each test target of this workspace (stale logs of deleted targets are ignored)."""
+    """test.xml of each test target of this workspace (stale logs of deleted targets are
+    ignored); a sharded target has one per shard, in shard_K_of_N folders."""
     with open(labels_file) as f:
         for label in f.read().split():
             package, _, name = label.lstrip("/").partition(":")
-            yield label, os.path.join(testlogs, package, name, "test.xml")
+            folder = os.path.join(testlogs, package, name)
+            shards = sorted(glob.glob(os.path.join(folder, "shard_*_of_*", "test.xml")))
+            if shards and not os.path.exists(os.path.join(folder, "test.xml")):
+                for path in shards:
+                    yield label, path
+            else:
+                yield label, os.path.join(folder, "test.xml")
 
 
 def count(testlogs: str, labels_file: str):
