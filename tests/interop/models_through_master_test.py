@@ -138,26 +138,10 @@ def imported(graph_def):
 
 
 @unittest.skipUnless(tf_client_cluster.cli_present(), "tools/tributary is not built")
-class ModelsThroughMasterTest(unittest.TestCase):
-    cluster = None
-
+class ModelsThroughMasterTest(tf_client_cluster.ClusterLifecycle, unittest.TestCase):
     @classmethod
-    def setUpClass(cls):
-        cls.cluster = tf_client_cluster.CliCluster()
-
-    @classmethod
-    def tearDownClass(cls):
-        if cls.cluster is not None:
-            cls.cluster.close()
-
-    def run(self, result=None):
-        # On failure, show what the daemons said (the last lines of each log).
-        before = len(result.failures) + len(result.errors) if result else 0
-        super().run(result)
-        if result and len(result.failures) + len(result.errors) > before and self.cluster:
-            for p in self.cluster.processes:
-                tail = "\n".join(p.log().splitlines()[-60:])
-                print(f"==== {p.name} log (tail) ====\n{tail}", file=sys.stderr)
+    def make_cluster(cls):
+        return tf_client_cluster.CliCluster()
 
     def remote(self, g):
         return tf1.Session(self.cluster.target, graph=g, config=tf1.ConfigProto(

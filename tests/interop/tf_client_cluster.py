@@ -266,3 +266,31 @@ def binaries_present():
 
 def cli_present():
     return os.path.exists(TRIBUTARY_BINARY)
+
+
+class ClusterLifecycle:
+    """A unittest mixin: one cluster per test class from make_cluster(), closed after
+    the class; when a test fails, the tail of every daemon's log goes to stderr."""
+
+    cluster = None
+
+    @classmethod
+    def make_cluster(cls):
+        raise NotImplementedError
+
+    @classmethod
+    def setUpClass(cls):
+        cls.cluster = cls.make_cluster()
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.cluster is not None:
+            cls.cluster.close()
+
+    def run(self, result=None):
+        before = len(result.failures) + len(result.errors) if result else 0
+        super().run(result)
+        if result and len(result.failures) + len(result.errors) > before and self.cluster:
+            for p in self.cluster.processes:
+                tail = "\n".join(p.log().splitlines()[-60:])
+                print(f"==== {p.name} log (tail) ====\n{tail}", file=sys.stderr)

@@ -12,7 +12,6 @@ TributaryMasterTest also checks that what we do not support fails with Unimpleme
 saying so.
 """
 import contextlib
-import sys
 import unittest
 
 import numpy as np
@@ -96,32 +95,8 @@ def local_session(graph):
     return tf1.Session(graph=graph, config=tf1.ConfigProto(device_count={"CPU": 1}))
 
 
-class _ClientChecks:
-    """The checks; subclasses say which cluster serves them."""
-
-    cluster = None
-
-    @classmethod
-    def make_cluster(cls):
-        raise NotImplementedError
-
-    @classmethod
-    def setUpClass(cls):
-        cls.cluster = cls.make_cluster()
-
-    @classmethod
-    def tearDownClass(cls):
-        if cls.cluster is not None:
-            cls.cluster.close()
-
-    def run(self, result=None):
-        # On failure, show what the daemons said (the last lines of each log).
-        before = len(result.failures) + len(result.errors) if result else 0
-        super().run(result)
-        if result and len(result.failures) + len(result.errors) > before and self.cluster:
-            for p in self.cluster.processes:
-                tail = "\n".join(p.log().splitlines()[-60:])
-                print(f"==== {p.name} log (tail) ====\n{tail}", file=sys.stderr)
+class _ClientChecks(tf_client_cluster.ClusterLifecycle):
+    """The checks; subclasses say which cluster serves them (make_cluster)."""
 
     def session(self, graph, **config):
         return tf1.Session(self.cluster.target, graph=graph, config=session_config(**config))
