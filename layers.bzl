@@ -49,6 +49,7 @@ LAYERS = [
         "kernels/training",
     ]),
     ("placement", ["common/runtime/placement"]),
+    ("optimization", ["common/runtime/optimization"]),
     ("partition", ["common/runtime/partition"]),
     ("executor", ["common/runtime/executor"]),
     ("graph_execution", ["common/runtime/graph_execution"]),

@@ -171,6 +171,10 @@ absl::Status MasterSession::Init(const tensorflow::GraphDef& graph,
   gopts.placer_options.supported_device_types = AllDeviceTypesSupported();
   gopts.place_pruned_graph =
       options_.config.graph_options().place_pruned_graph();
+  // The master folds and fuses with the kernels it links, as TensorFlow's
+  // master does before it partitions.
+  gopts.optimizer = std::make_shared<const GraphOptimizer>(
+      options_.config.graph_options().rewrite_options());
   TRIB_ASSIGN_OR_RETURN(std::unique_ptr<GraphExecutionState> state,
                         GraphExecutionState::Create(graph, gopts));
   {

@@ -122,6 +122,9 @@ absl::StatusOr<ClientGraph> GraphExecutionState::BuildClientGraph(
   } else {
     TRIB_RETURN_IF_ERROR(CheckKernels(*g));
   }
+  if (options_.optimizer != nullptr) {
+    TRIB_RETURN_IF_ERROR(options_.optimizer->Optimize(g, &out.optimization));
+  }
   return out;
 }
 

@@ -39,6 +39,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "common/graph/graph.h"
+#include "common/runtime/optimization/graph_optimizer.h"
 #include "common/runtime/partition/subgraph.h"
 #include "common/runtime/placement/device_set.h"
 #include "common/runtime/placement/placer.h"
@@ -64,6 +65,8 @@ std::string SignatureKey(const StepSignature& signature);
 struct ClientGraph {
   std::unique_ptr<Graph> graph;
   RewriteGraphMetadata metadata;
+  // What the optimizer did (empty when it is off).
+  OptimizationReport optimization;
 };
 
 struct GraphExecutionStateOptions {
@@ -73,6 +76,9 @@ struct GraphExecutionStateOptions {
   PlacerOptions placer_options;
   // ConfigProto.graph_options.place_pruned_graph.
   bool place_pruned_graph = false;
+  // Run on each client graph after pruning and placement; null: graphs run
+  // as given. Built from ConfigProto.graph_options.rewrite_options.
+  std::shared_ptr<const GraphOptimizer> optimizer;
 };
 
 class GraphExecutionState {
@@ -90,7 +96,8 @@ class GraphExecutionState {
       const tensorflow::GraphDef& extension) const;
 
   // The graph one step runs (see ClientGraph); feeds and fetches become
-  // _Arg/_Retval (use_call_frame) or client-terminated _Recv/_Send. Errors
+  // _Arg/_Retval (use_call_frame) or client-terminated _Recv/_Send; then
+  // the optimizer's passes run over it. Errors
   // from the rewrite (NotFound for an unknown feed/fetch/target,
   // InvalidArgument for a bad index, ...) and, with place_pruned_graph,
   // from placement.

@@ -195,6 +195,8 @@ absl::Status LocalSession::ExtendLocked(const tensorflow::GraphDef& graph) {
         config_.allow_soft_placement();
     options.placer_options.default_device = device_set_.client_device()->name();
     options.place_pruned_graph = config_.graph_options().place_pruned_graph();
+    options.optimizer = std::make_shared<const GraphOptimizer>(
+        config_.graph_options().rewrite_options());
     TRIB_ASSIGN_OR_RETURN(next, GraphExecutionState::Create(graph, options));
   } else {
     TRIB_ASSIGN_OR_RETURN(next, current->Extend(graph));

@@ -1,0 +1,424 @@
+#include "common/runtime/optimization/remapper.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "common/framework/status.h"
+#include "common/graph/algorithm.h"
+#include "common/kernel/device_type.h"
+#include "common/kernel/kernel_registry.h"
+#include "common/op/node_def_util.h"
+#include "common/op/op_registry.h"
+#include "common/runtime/optimization/graph_rewrite_util.h"
+
+namespace tributary {
+namespace {
+
+bool IsFloat(const Node& n) {
+  DataType t;
+  return GetNodeAttr(n.attrs(), "T", &t).ok() && t == DT_FLOAT;
+}
+
+bool IsNhwc(const Node& n) {
+  std::string format;
+  return !GetNodeAttr(n.attrs(), "data_format", &format).ok() ||
+         format == "NHWC";
+}
+
+bool IsActivation(const Node& n) {
+  static const auto* kActivations = new absl::flat_hash_set<std::string>{
+      "Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid"};
+  return kActivations->contains(n.type_string());
+}
+
+// The producer of input `index` of `n`, or null.
+Node* InputNode(const Node& n, int index, int* output = nullptr) {
+  const Edge* e = nullptr;
+  if (!n.input_edge(index, &e).ok()) return nullptr;
+  if (output != nullptr) *output = e->src_output();
+  return e->src();
+}
+
+// The Const behind input `index` of `n`, through Identity nodes; or null.
+Node* ConstBehind(const Node& n, int index) {
+  Node* src = InputNode(n, index);
+  while (src != nullptr && src->type_string() == "Identity") {
+    src = InputNode(*src, 0);
+  }
+  return src != nullptr && src->IsConstant() ? src : nullptr;
+}
+
+// The `channels` values of a per-channel float constant for an output of
+// rank `rank` (C elements along the last dimension, or a scalar).
+std::optional<std::vector<float>> PerChannel(const Node& c, int64_t channels,
+                                             int rank) {
+  absl::StatusOr<Tensor> t = ConstValue(c);
+  if (!t.ok() || t->dtype() != DT_FLOAT || t->dims() > rank) return {};
+  const auto v = t->flat<float>();
+  if (t->NumElements() == 1) return std::vector<float>(channels, v(0));
+  if (t->NumElements() != channels) return {};
+  for (int d = 0; d + 1 < t->dims(); ++d) {
+    if (t->dim_size(d) != 1) return {};
+  }
+  return std::vector<float>(v.data(), v.data() + channels);
+}
+
+// A convolution or product and what follows it (see remapper.h).
+struct Chain {
+  Node* head = nullptr;
+  bool is_matmul = false;
+  Node* filter = nullptr;  // Const filter, or null
+  int64_t channels = -1;   // output channels when the filter is known
+  Node* bias_add = nullptr;
+  Node* bias_const = nullptr;  // BiasAdd's Const bias, or null
+  Node* mul = nullptr;
+  std::vector<float> scale;
+  Node* add = nullptr;
+  std::vector<float> shift;
+  Node* activation = nullptr;
+
+  Node* last() const {
+    if (activation != nullptr) return activation;
+    if (add != nullptr) return add;
+    if (mul != nullptr) return mul;
+    if (bias_add != nullptr) return bias_add;
+    return head;
+  }
+  std::vector<Node*> nodes() const {
+    std::vector<Node*> all;
+    for (Node* n : {head, bias_add, mul, add, activation}) {
+      if (n != nullptr) all.push_back(n);
+    }
+    return all;
+  }
+  // Whether the bias is known now (a Const, or none at all).
+  bool constant_bias() const {
+    return bias_add == nullptr || bias_const != nullptr;
+  }
+};
+
+// The consumer of `n` that may join a chain, or null.
+Node* NextInChain(const Node& n) {
+  Node* next = SoleConsumer(n);
+  if (next == nullptr ||
+      next->assigned_device_name() != n.assigned_device_name() ||
+      !IsFloat(*next)) {
+    return nullptr;
+  }
+  return next;
+}
+
+// For a binary Mul/Add `op` with one input from `from`: the other input's
+// per-channel constant values.
+std::optional<std::vector<float>> OtherPerChannel(const Node& op,
+                                                  const Node& from,
+                                                  const Chain& chain) {
+  if (op.num_inputs() != 2) return {};
+  const Node* in0 = InputNode(op, 0);
+  const Node* in1 = InputNode(op, 1);
+  int other;
+  if (in0 == &from && in1 != &from) {
+    other = 1;
+  } else if (in1 == &from && in0 != &from) {
+    other = 0;
+  } else {
+    return {};
+  }
+  Node* c = ConstBehind(op, other);
+  if (c == nullptr) return {};
+  return PerChannel(*c, chain.channels, chain.is_matmul ? 2 : 4);
+}
+
+std::optional<Chain> MatchChain(Node* head) {
+  Chain chain;
+  chain.head = head;
+  const std::string& op = head->type_string();
+  chain.is_matmul = op == "MatMul";
+  if (!IsFloat(*head) || !IsNhwc(*head)) return {};
+  if (op == "DepthwiseConv2dNative") {
+    std::string padding;
+    if (!GetNodeAttr(head->attrs(), "padding", &padding).ok() ||
+        padding == "EXPLICIT") {
+      return {};
+    }
+  }
+  chain.filter = ConstBehind(*head, 1);
+  if (chain.filter != nullptr) {
+    absl::StatusOr<Tensor> w = ConstValue(*chain.filter);
+    if (!w.ok() || w->dtype() != DT_FLOAT) {
+      chain.filter = nullptr;
+    } else if (chain.is_matmul) {
+      bool transpose_b = false;
+      (void)GetNodeAttr(head->attrs(), "transpose_b", &transpose_b);
+      if (w->dims() == 2) chain.channels = w->dim_size(transpose_b ? 0 : 1);
+    } else if (w->dims() == 4) {
+      chain.channels = op == "Conv2D" ? w->dim_size(3)
+                                      : w->dim_size(2) * w->dim_size(3);
+    }
+    if (chain.channels < 0) chain.filter = nullptr;
+  }
+
+  Node* cur = head;
+  Node* next = NextInChain(*cur);
+  if (next != nullptr && next->type_string() == "BiasAdd" && IsNhwc(*next) &&
+      InputNode(*next, 0) == cur && InputNode(*next, 1) != cur) {
+    chain.bias_add = next;
+    chain.bias_const = ConstBehind(*next, 1);
+    cur = next;
+    next = NextInChain(*cur);
+  }
+  const bool fold_constants = chain.channels > 0 && chain.constant_bias();
+  if (fold_constants && !chain.is_matmul && next != nullptr &&
+      next->type_string() == "Mul") {
+    if (auto s = OtherPerChannel(*next, *cur, chain)) {
+      chain.mul = next;
+      chain.scale = std::move(*s);
+      cur = next;
+      next = NextInChain(*cur);
+    }
+  }
+  if (fold_constants && next != nullptr &&
+      (next->type_string() == "AddV2" || next->type_string() == "Add")) {
+    if (auto a = OtherPerChannel(*next, *cur, chain)) {
+      chain.add = next;
+      chain.shift = std::move(*a);
+      cur = next;
+      next = NextInChain(*cur);
+    }
+  }
+  if (next != nullptr && IsActivation(*next)) {
+    chain.activation = next;
+  }
+  if (chain.last() == head) return {};
+  // A bias from elsewhere needs the channel count for a zero bias only
+  // when there is none; an activation alone needs a zero bias.
+  if (chain.bias_add == nullptr && chain.add == nullptr &&
+      chain.channels < 0) {
+    return {};
+  }
+  return chain;
+}
+
+// The fused op for the chain's head, or the head's own op when the chain
+// is only a filter scaling.
+std::string FusedOp(const Chain& chain) {
+  if (chain.bias_add == nullptr && chain.add == nullptr &&
+      chain.activation == nullptr) {
+    return chain.head->type_string();
+  }
+  return "_Fused" + chain.head->type_string();
+}
+
+class Rewriter {
+ public:
+  explicit Rewriter(Graph* g) : g_(g) {}
+
+  absl::StatusOr<bool> Rewrite(const Chain& chain) {
+    Node* head = chain.head;
+    const std::string device = head->assigned_device_name();
+    const std::string op = FusedOp(chain);
+    const bool fused = op != head->type_string();
+
+    // The fused node's NodeDef (inputs are placeholders; edges come later).
+    tensorflow::NodeDef def;
+    def.set_name(chain.last()->name());
+    def.set_op(op);
+    def.set_device(device);
+    const OpRegistrationData* op_data = nullptr;
+    if (!OpRegistry::Global()->LookUp(op, &op_data).ok()) return false;
+    for (const auto& [name, value] : head->def().attr()) {
+      for (const auto& attr : op_data->op_def.attr()) {
+        if (attr.name() == name) (*def.mutable_attr())[name] = value;
+      }
+    }
+    def.add_input("x");
+    def.add_input("filter");
+    if (fused) {
+      def.add_input("bias");
+      std::vector<std::string> fused_ops = {"BiasAdd"};
+      if (chain.activation != nullptr) {
+        fused_ops.push_back(chain.activation->type_string());
+        float alpha;
+        if (GetNodeAttr(chain.activation->attrs(), "alpha", &alpha).ok()) {
+          AddNodeAttr("leakyrelu_alpha", alpha, &def);
+        }
+      }
+      AddNodeAttr("fused_ops", fused_ops, &def);
+      AddNodeAttr("num_args", int64_t{1}, &def);
+      if (op == "_FusedConv2D") {
+        AddNodeAttr("TArgs", DataTypeVector{DT_FLOAT}, &def);
+      }
+    }
+    const KernelDef* kernel_def = nullptr;
+    if (!FindKernelDef(DeviceType(DeviceTypeOf(*head)), def, &kernel_def,
+                       nullptr)
+             .ok()) {
+      return false;
+    }
+
+    int x_output = 0;
+    Node* x = InputNode(*head, 0, &x_output);
+    int filter_output = 0;
+    Node* filter = InputNode(*head, 1, &filter_output);
+    if (x == nullptr || filter == nullptr) return false;
+
+    // The new constants' values, computed before anything changes.
+    std::optional<Tensor> scaled_filter;
+    if (chain.mul != nullptr) {
+      TRIB_ASSIGN_OR_RETURN(Tensor w, ConstValue(*chain.filter));
+      Tensor scaled(DT_FLOAT, w.shape());
+      const auto in = w.flat<float>();
+      auto out = scaled.flat<float>();
+      const int64_t c = chain.channels;
+      for (int64_t i = 0; i < in.size(); ++i) {
+        out(i) = in(i) * chain.scale[i % c];
+      }
+      scaled_filter = std::move(scaled);
+    }
+    const bool new_bias = chain.bias_add == nullptr || !chain.scale.empty() ||
+                          !chain.shift.empty();
+    std::optional<Tensor> folded_bias;
+    if (fused && new_bias) {
+      Tensor b(DT_FLOAT, TensorShape({chain.channels}));
+      auto v = b.flat<float>();
+      v.setZero();
+      if (chain.bias_const != nullptr) {
+        TRIB_ASSIGN_OR_RETURN(Tensor given, ConstValue(*chain.bias_const));
+        if (given.dtype() != DT_FLOAT || given.dims() != 1 ||
+            given.NumElements() != chain.channels) {
+          return false;  // the BiasAdd fails when the step runs; keep it
+        }
+        v = given.flat<float>();
+      }
+      for (int64_t i = 0; i < chain.channels; ++i) {
+        if (!chain.scale.empty()) v(i) *= chain.scale[i];
+        if (!chain.shift.empty()) v(i) += chain.shift[i];
+      }
+      folded_bias = std::move(b);
+    }
+
+    if (scaled_filter) {
+      TRIB_ASSIGN_OR_RETURN(
+          filter, AddConst(g_, UniqueName(head->name() + "/scaled_filter"),
+                           *scaled_filter, device));
+      filter_output = 0;
+    }
+    Node* bias = nullptr;
+    int bias_output = 0;
+    if (folded_bias) {
+      TRIB_ASSIGN_OR_RETURN(
+          bias, AddConst(g_, UniqueName(chain.last()->name() + "/fused_bias"),
+                         *folded_bias, device));
+    } else if (fused) {
+      bias = InputNode(*chain.bias_add, 1, &bias_output);
+    }
+
+    // What the replaced nodes were connected to.
+    const std::vector<Node*> replaced = chain.nodes();
+    absl::flat_hash_set<Node*> replaced_set(replaced.begin(), replaced.end());
+    absl::flat_hash_set<Node*> controls;
+    for (Node* n : replaced) {
+      for (Node* c : ControlInputs(*n)) {
+        if (!replaced_set.contains(c)) controls.insert(c);
+      }
+    }
+    std::vector<std::pair<Node*, int>> consumers;
+    for (const Edge* e : OutEdgesOf(*chain.last(), 0)) {
+      consumers.emplace_back(e->dst(), e->dst_input());
+    }
+    std::vector<Node*> control_successors;
+    for (const Edge* e : chain.last()->out_edges()) {
+      if (e->IsControlEdge() && !e->dst()->IsSink()) {
+        control_successors.push_back(e->dst());
+      }
+    }
+    std::vector<std::string> maybe_orphans;
+    for (Node* n : replaced) {
+      for (const Edge* e : n->in_edges()) {
+        if (!e->IsControlEdge() && !replaced_set.contains(e->src())) {
+          maybe_orphans.push_back(e->src()->name());
+        }
+      }
+    }
+
+    for (Node* n : replaced) g_->RemoveNode(n);
+    TRIB_ASSIGN_OR_RETURN(Node * node, g_->AddNode(std::move(def)));
+    node->set_assigned_device_name(device);
+    TRIB_RETURN_IF_ERROR(g_->AddEdge(x, x_output, node, 0).status());
+    TRIB_RETURN_IF_ERROR(g_->AddEdge(filter, filter_output, node, 1).status());
+    if (fused) {
+      TRIB_RETURN_IF_ERROR(g_->AddEdge(bias, bias_output, node, 2).status());
+    }
+    for (Node* c : controls) g_->AddControlEdge(c, node);
+    for (const auto& [dst, input] : consumers) {
+      TRIB_RETURN_IF_ERROR(g_->AddEdge(node, 0, dst, input).status());
+    }
+    for (Node* s : control_successors) g_->AddControlEdge(node, s);
+    if (node->out_edges().empty()) g_->AddControlEdge(node, g_->sink_node());
+    RemoveOrphans(maybe_orphans);
+    return true;
+  }
+
+ private:
+  std::string UniqueName(const std::string& base) {
+    std::string name = base;
+    for (int i = 1; g_->FindNodeByName(name) != nullptr; ++i) {
+      name = absl::StrCat(base, "_", i);
+    }
+    return name;
+  }
+
+  // Consts (and Identity nodes over them) the rewrite left unread.
+  void RemoveOrphans(std::vector<std::string> names) {
+    while (!names.empty()) {
+      Node* n = g_->FindNodeByName(names.back());
+      names.pop_back();
+      if (n == nullptr ||
+          !(n->IsConstant() || n->type_string() == "Identity")) {
+        continue;
+      }
+      bool used = false;
+      for (const Edge* e : n->out_edges()) {
+        if (!e->dst()->IsSink()) used = true;
+      }
+      if (used) continue;
+      for (const Edge* e : n->in_edges()) {
+        if (!e->IsControlEdge()) names.push_back(e->src()->name());
+      }
+      g_->RemoveNode(n);
+    }
+  }
+
+  Graph* g_;
+};
+
+}  // namespace
+
+absl::StatusOr<int> Remapper::Run(Graph* g) const {
+  std::vector<Node*> order;
+  GetReversePostOrder(*g, &order);
+  std::vector<std::string> heads;
+  for (Node* n : order) {
+    const std::string& op = n->type_string();
+    if (op == "Conv2D" || op == "DepthwiseConv2dNative" || op == "MatMul") {
+      heads.push_back(n->name());
+    }
+  }
+  int rewrites = 0;
+  Rewriter rewriter(g);
+  for (const std::string& name : heads) {
+    Node* head = g->FindNodeByName(name);
+    if (head == nullptr) continue;
+    std::optional<Chain> chain = MatchChain(head);
+    if (!chain) continue;
+    TRIB_ASSIGN_OR_RETURN(bool done, rewriter.Rewrite(*chain));
+    if (done) ++rewrites;
+  }
+  return rewrites;
+}
+
+}  // namespace tributary

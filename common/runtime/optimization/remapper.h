@@ -1,0 +1,48 @@
+#ifndef TRIBUTARY_COMMON_RUNTIME_OPTIMIZATION_REMAPPER_H_
+#define TRIBUTARY_COMMON_RUNTIME_OPTIMIZATION_REMAPPER_H_
+
+// The remapper (RewriterConfig.remapping): fuses a float32 convolution or
+// matrix product with the per-channel arithmetic and activation that follow
+// it into one of TensorFlow's fused ops, whose kernel does it in one pass
+// over the output (oneDNN post-ops on the CPU):
+//
+//   Conv2D                 -> _FusedConv2D
+//   DepthwiseConv2dNative  -> _FusedDepthwiseConv2dNative
+//   MatMul                 -> _FusedMatMul
+//
+// The chain it takes, each step optional, each node the sole consumer of
+// the one before it and on the same device:
+//
+//   conv -> BiasAdd(b) -> Mul(s) -> Add/AddV2(a) -> Relu|Relu6|Elu|
+//                                                   LeakyRelu|Tanh|Sigmoid
+//
+// where s and a are per-output-channel constants (a Const of C elements
+// laid out along the last dimension, or a scalar) — the shape frozen batch
+// normalization takes in a Keras graph. With a constant filter, Mul(s) is
+// folded into it (W' = W * s per output channel) and the bias becomes
+// b * s + a, as TensorFlow folds frozen batch norm into the convolution
+// weights; MatMul takes only BiasAdd/Add(a) and the activation. The result
+// is fused_ops = [BiasAdd] or [BiasAdd, <activation>] (a zero bias when the
+// chain has none), or a plain convolution with the scaled filter when the
+// chain is only Mul(s). The fused node takes the name of the last node it
+// replaces, so consumers, fetches and traces keep naming it.
+//
+// Left alone: other dtypes, NCHW, EXPLICIT padding on depthwise
+// convolutions, an intermediate result someone else reads, and any node
+// whose fused kernel the device does not register. Results equal the
+// unfused graph's to float rounding (the summation order changes).
+
+#include "absl/status/statusor.h"
+#include "common/runtime/optimization/optimization_pass.h"
+
+namespace tributary {
+
+class Remapper : public GraphOptimizationPass {
+ public:
+  absl::string_view name() const override { return "remapping"; }
+  absl::StatusOr<int> Run(Graph* g) const override;
+};
+
+}  // namespace tributary
+
+#endif  // TRIBUTARY_COMMON_RUNTIME_OPTIMIZATION_REMAPPER_H_
