@@ -166,7 +166,7 @@ absl::Status MasterSession::Init(const tensorflow::GraphDef& graph,
   gopts.placer_options.allow_soft_placement =
       options_.config.allow_soft_placement();
   gopts.placer_options.default_device = client->name();
-  // The master links op definitions but no kernels: kernel availability is
+  // The master links CPU kernels only to fold constants: kernel availability is
   // the workers' to check (RegisterGraph names a node without a kernel).
   gopts.placer_options.supported_device_types = AllDeviceTypesSupported();
   gopts.place_pruned_graph =

@@ -5,7 +5,7 @@
 //
 // It keeps the session's graph as a GraphExecutionState placed over the
 // devices of the session's tasks (placer: every op assumed runnable on
-// every device type, since the master links no kernels; unplaced nodes and
+// every device type, since kernels are the workers' to check; unplaced nodes and
 // the client device on CPU:0 of the default task), a cache of
 // RegisteredGraphs by step signature, the partial runs and the callables.
 // A worker session (same handle) exists on every task of the session from

@@ -15,6 +15,9 @@ void AddInspect(CLI::App& app, CliInvocation* inv) {
                    "GraphDef file: binary .pb or text .pbtxt")
       ->required();
   inspect->add_flag("--json", inv->inspect_json, "Print the report as JSON");
+  inspect->add_flag("--optimized", inv->inspect_optimized,
+                    "List the graph after the optimizer's passes (constant folding, "
+                    "fusion) on one CPU; the passes' summary goes to stderr");
   inspect->callback([inv] { inv->command = CliCommand::kInspect; });
 }
 
@@ -194,7 +197,8 @@ int RunCommandLine(const CliInvocation& inv, std::ostream& out,
     case CliCommand::kNone:
       return inv.exit_code;
     case CliCommand::kInspect:
-      return RunInspect(inv.inspect_graph, inv.inspect_json, out, err);
+      return RunInspect(inv.inspect_graph, inv.inspect_json, inv.inspect_optimized, out,
+                        err);
     case CliCommand::kRun:
       return RunRunCommand(inv.run, out);
     case CliCommand::kDevices:

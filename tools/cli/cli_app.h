@@ -2,7 +2,7 @@
 // option structs, and the dispatch to the command that runs them. Kept out
 // of main() so the parsing is unit-tested.
 //
-//   tributary inspect GRAPH [--json]
+//   tributary inspect GRAPH [--json] [--optimized]
 //   tributary run --graph GRAPH [--target T] ...          (run_command.h)
 //   tributary devices --target T [--json]                  (devices_command.h)
 //   tributary cluster up --cluster FILE [--master ADDR] ...  (cluster_up.h)
@@ -37,6 +37,7 @@ struct CliInvocation {
 
   std::string inspect_graph;
   bool inspect_json = false;
+  bool inspect_optimized = false;
   RunCommandOptions run;
   DevicesCommandOptions devices;
   ClusterUpOptions cluster_up;

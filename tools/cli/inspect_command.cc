@@ -13,6 +13,7 @@
 #include "common/graph/tensor_id.h"
 #include "common/op/node_def_util.h"
 #include "common/op/op_registry.h"
+#include "common/runtime/optimization/graph_optimizer.h"
 #include "nlohmann/json.hpp"
 #include "tools/cli/graph_file.h"
 
@@ -179,7 +180,24 @@ void PrintInspection(const std::string& source, const tensorflow::GraphDef& grap
   }
 }
 
-int RunInspect(const std::string& path, bool json, std::ostream& out,
+absl::StatusOr<tensorflow::GraphDef> OptimizeForInspection(
+    const tensorflow::GraphDef& graph, std::string* summary) {
+  Graph g(OpRegistry::Global());
+  TRIB_RETURN_IF_ERROR(ConvertGraphDefToGraph(GraphConstructorOptions(), graph, &g));
+  // Where the local session would put a graph without device requests.
+  for (Node* n : g.op_nodes()) {
+    n->set_assigned_device_name("/job:localhost/replica:0/task:0/device:CPU:0");
+  }
+  OptimizationReport report;
+  TRIB_RETURN_IF_ERROR(
+      GraphOptimizer(tensorflow::RewriterConfig()).Optimize(&g, &report));
+  *summary = report.Summary();
+  tensorflow::GraphDef optimized;
+  g.ToGraphDef(&optimized);
+  return optimized;
+}
+
+int RunInspect(const std::string& path, bool json, bool optimized, std::ostream& out,
                std::ostream& err) {
   absl::StatusOr<tensorflow::GraphDef> graph = ReadGraphDefFile(path);
   if (!graph.ok()) {
@@ -188,6 +206,18 @@ int RunInspect(const std::string& path, bool json, std::ostream& out,
     return 2;
   }
   const std::vector<absl::Status> problems = ValidateGraphDef(*graph);
+  if (optimized && problems.empty()) {
+    std::string summary;
+    absl::StatusOr<tensorflow::GraphDef> after = OptimizeForInspection(*graph, &summary);
+    if (!after.ok()) {
+      err << "error: " << CodeName(after.status().code()) << ": "
+          << after.status().message() << "\n";
+      return 1;
+    }
+    // On stderr, so --json output stays one JSON document.
+    err << "optimized: " << summary << "\n";
+    *graph = *std::move(after);
+  }
   PrintInspection(path, *graph, problems, json, out);
   return problems.empty() ? 0 : 1;
 }

@@ -1,5 +1,8 @@
-// `tributary inspect GRAPH`: lists a GraphDef's nodes, ops, devices and edges, and
-// every validation error found, without running anything.
+// `tributary inspect GRAPH [--optimized]`: lists a GraphDef's nodes, ops, devices and
+// edges, and every validation error found, without running anything. With
+// --optimized, the graph listed is the one the optimizer's passes (constant folding,
+// fusion; common/runtime/optimization) make of it on one CPU with the default
+// RewriterConfig; nothing is pruned, since no fetch is named.
 #ifndef TRIBUTARY_TOOLS_CLI_INSPECT_COMMAND_H_
 #define TRIBUTARY_TOOLS_CLI_INSPECT_COMMAND_H_
 
@@ -8,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "protos/graph.pb.h"
 
 namespace tributary {
@@ -23,9 +27,14 @@ void PrintInspection(const std::string& source, const tensorflow::GraphDef& grap
                      const std::vector<absl::Status>& problems, bool json,
                      std::ostream& out);
 
+// `graph` after the optimizer's passes, every node on one CPU, and a line saying
+// what each pass did. `graph` must be valid (ValidateGraphDef).
+absl::StatusOr<tensorflow::GraphDef> OptimizeForInspection(
+    const tensorflow::GraphDef& graph, std::string* summary);
+
 // The command itself: 0 for a valid graph, 1 when validation found errors, 2 when
 // the file cannot be read.
-int RunInspect(const std::string& path, bool json, std::ostream& out,
+int RunInspect(const std::string& path, bool json, bool optimized, std::ostream& out,
                std::ostream& err);
 
 }  // namespace tributary

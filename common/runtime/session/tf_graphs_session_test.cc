@@ -2,7 +2,9 @@
 // local session and give the values their README lists. Each graph runs as
 // TensorFlow wrote it (everything on CPU:0), and again with its nodes
 // forced round-robin onto 4 CPUs (soft placement resolving colocation
-// conflicts) so that nearly every edge crosses devices; both must agree.
+// conflicts) so that nearly every edge crosses devices; and once more with
+// the graph optimizer switched off (disable_meta_optimizer), so every value
+// is checked with constant folding and fusion on and off. All must agree.
 
 #include <cmath>
 #include <memory>
@@ -27,8 +29,10 @@ struct DeviceLayout {
   int num_devices;
   bool round_robin;
   bool rendezvous_feeds = false;  // LocalSessionOptions
+  bool optimize = true;           // rewrite_options.disable_meta_optimizer
 };
-const DeviceLayout kLayouts[] = {{1, false}, {4, true}, {4, true, true}};
+const DeviceLayout kLayouts[] = {
+    {1, false}, {4, true}, {4, true, true}, {1, false, false, false}};
 
 std::unique_ptr<LocalSession> Open(const std::string& file,
                                    const DeviceLayout& layout) {
@@ -43,6 +47,8 @@ std::unique_ptr<LocalSession> Open(const std::string& file,
     }
   }
   tensorflow::ConfigProto config = session_test::CpuConfig(layout.num_devices);
+  config.mutable_graph_options()->mutable_rewrite_options()->set_disable_meta_optimizer(
+      !layout.optimize);
   config.set_allow_soft_placement(true);
   LocalSessionOptions options;
   options.feed_fetch_through_rendezvous = layout.rendezvous_feeds;

@@ -1,0 +1,194 @@
+// The optimizer's passes through a real local session: every graph runs with
+// the passes on (the default) and off (disable_meta_optimizer) and both give
+// the same values (bit for bit where only constant folding applies, float
+// rounding where a fusion reorders sums); fed values are never folded away,
+// a kernel error in a constant subgraph still reaches the step with its
+// code, and a trace names the fused op.
+
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/framework/tensor.h"
+#include "common/framework/tensor_testutil.h"
+#include "common/runtime/session/local_session.h"
+#include "common/runtime/session/session_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "protos/config.pb.h"
+
+namespace tributary {
+namespace {
+
+std::string FloatConst(const std::string& name, const std::vector<int>& shape,
+                       uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  int64_t n = 1;
+  std::string dims, vals;
+  for (int d : shape) {
+    absl::StrAppend(&dims, "dim { size: ", d, " } ");
+    n *= d;
+  }
+  for (int64_t i = 0; i < n; ++i) absl::StrAppend(&vals, "float_val: ", dist(rng), " ");
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } "
+                      "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { ",
+                      dims, "} ", vals, "} } } }\n");
+}
+
+std::string Op(const std::string& name, const std::string& op,
+               const std::vector<std::string>& inputs, const std::string& attrs = "") {
+  std::string s = absl::StrCat("node { name: '", name, "' op: '", op, "' ");
+  for (const std::string& in : inputs) absl::StrAppend(&s, "input: '", in, "' ");
+  return absl::StrCat(s, "attr { key: 'T' value { type: DT_FLOAT } } ", attrs, "}\n");
+}
+
+constexpr char kConvAttrs[] =
+    "attr { key: 'strides' value { list { i: 1 i: 2 i: 2 i: 1 } } } "
+    "attr { key: 'padding' value { s: 'SAME' } } ";
+
+// Keras' frozen batch norm: x * (rsqrt(var + eps) * gamma) + (beta - mean * that),
+// every factor a constant subgraph the folding pass collapses first.
+std::string FrozenBatchNorm(const std::string& prefix, const std::string& x, int c) {
+  return FloatConst(prefix + "/var", {c}, 11) + FloatConst(prefix + "/gamma", {c}, 12) +
+         FloatConst(prefix + "/beta", {c}, 13) + FloatConst(prefix + "/mean", {c}, 14) +
+         Op(prefix + "/abs", "Abs", {prefix + "/var"}) +
+         Op(prefix + "/rsqrt", "Rsqrt", {prefix + "/abs"}) +
+         Op(prefix + "/scale", "Mul", {prefix + "/rsqrt", prefix + "/gamma"}) +
+         Op(prefix + "/mul_1", "Mul", {x, prefix + "/scale"}) +
+         Op(prefix + "/mul_2", "Mul", {prefix + "/mean", prefix + "/scale"}) +
+         Op(prefix + "/shift", "Sub", {prefix + "/beta", prefix + "/mul_2"}) +
+         Op(prefix + "/out", "AddV2", {prefix + "/mul_1", prefix + "/shift"});
+}
+
+std::unique_ptr<LocalSession> Session(const std::string& text, bool optimize) {
+  tensorflow::ConfigProto config;
+  config.mutable_graph_options()->mutable_rewrite_options()->set_disable_meta_optimizer(
+      !optimize);
+  auto s = session_test::NewSessionWithGraph(session_test::ParseGraph(text), 1, config);
+  EXPECT_TRUE(s.ok()) << s.status();
+  return s.ok() ? std::move(s).value() : nullptr;
+}
+
+Tensor RandomImage(const std::vector<int64_t>& shape) {
+  Tensor t(DT_FLOAT, TensorShape(shape));
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  auto v = t.flat<float>();
+  for (int64_t i = 0; i < v.size(); ++i) v(i) = dist(rng);
+  return t;
+}
+
+// Runs `fetch` on and off; returns both.
+std::pair<Tensor, Tensor> OnAndOff(const std::string& text, const NamedTensorList& feeds,
+                                   const std::string& fetch) {
+  std::pair<Tensor, Tensor> out;
+  for (bool optimize : {true, false}) {
+    auto session = Session(text, optimize);
+    if (session == nullptr) return out;
+    std::vector<Tensor> fetched;
+    absl::Status s = session->Run(feeds, {fetch}, {}, &fetched);
+    EXPECT_TRUE(s.ok()) << s;
+    if (!s.ok()) return out;
+    (optimize ? out.first : out.second) = fetched[0];
+  }
+  return out;
+}
+
+constexpr char kImage[] =
+    "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n";
+
+TEST(GraphOptimizerSessionTest, ConvBatchNormRelu6EqualsTheUnfusedGraph) {
+  const std::string text =
+      std::string(kImage) + FloatConst("w", {3, 3, 5, 7}, 1) +
+      Op("w/read", "Identity", {"w"}) + Op("conv", "Conv2D", {"x", "w/read"}, kConvAttrs) +
+      FrozenBatchNorm("bn", "conv", 7) + Op("act", "Relu6", {"bn/out"});
+  auto [on, off] = OnAndOff(text, {{"x", RandomImage({2, 9, 9, 5})}}, "act:0");
+  test::ExpectTensorNear<float>(on, off, 1e-5);
+}
+
+TEST(GraphOptimizerSessionTest, DepthwiseBiasReluEqualsTheUnfusedGraph) {
+  const std::string text =
+      std::string(kImage) + FloatConst("w", {3, 3, 4, 2}, 2) + FloatConst("b", {8}, 3) +
+      Op("dw", "DepthwiseConv2dNative", {"x", "w"}, kConvAttrs) +
+      FrozenBatchNorm("bn", "dw", 8) + Op("bias", "AddV2", {"bn/out", "b"}) +
+      Op("act", "Relu", {"bias"});
+  // AddV2 after the batch norm's AddV2 is not per-channel-fused (one Add per
+  // chain); what remains must still compute the same.
+  auto [on, off] = OnAndOff(text, {{"x", RandomImage({1, 8, 8, 4})}}, "act:0");
+  test::ExpectTensorNear<float>(on, off, 1e-5);
+}
+
+TEST(GraphOptimizerSessionTest, DenseLayersEqualTheUnfusedGraph) {
+  std::string text = std::string(kImage) + FloatConst("w1", {6, 5}, 4) +
+                     FloatConst("b1", {5}, 5) + FloatConst("w2", {5, 3}, 6) +
+                     FloatConst("b2", {3}, 7);
+  text += Op("mm1", "MatMul", {"x", "w1"}) + Op("z1", "BiasAdd", {"mm1", "b1"}) +
+          Op("h1", "Tanh", {"z1"}) + Op("mm2", "MatMul", {"h1", "w2"}) +
+          Op("z2", "BiasAdd", {"mm2", "b2"}) + Op("h2", "LeakyRelu", {"z2"},
+                                                 "attr { key: 'alpha' value { f: 0.3 } } ");
+  auto [on, off] = OnAndOff(text, {{"x", RandomImage({4, 6})}}, "h2:0");
+  test::ExpectTensorNear<float>(on, off, 1e-5);
+}
+
+TEST(GraphOptimizerSessionTest, FoldedConstantsAreBitExactAndFeedsWin) {
+  const std::string text = FloatConst("a", {4}, 8) + FloatConst("b", {4}, 9) +
+                           Op("e", "Exp", {"a"}) + Op("sum", "AddV2", {"e", "b"}) +
+                           Op("out", "Mul", {"sum", "sum"});
+  auto [on, off] = OnAndOff(text, {}, "out:0");
+  test::ExpectTensorEqual<float>(on, off);
+  // Feeding a node of the constant subgraph replaces its value.
+  Tensor fed = test::AsTensor<float>({1, 2, 3, 4});
+  auto [fed_on, fed_off] = OnAndOff(text, {{"sum", fed}}, "out:0");
+  test::ExpectTensorEqual<float>(fed_on, test::AsTensor<float>({1, 4, 9, 16}));
+  test::ExpectTensorEqual<float>(fed_off, fed_on);
+}
+
+TEST(GraphOptimizerSessionTest, AConstantSubgraphsErrorStillReachesTheStep) {
+  const std::string text =
+      FloatConst("v", {6}, 10) +
+      "node { name: 's' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
+      "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 1 } "
+      "} int_val: 4 } } } }\n"
+      "node { name: 'r' op: 'Reshape' input: 'v' input: 's' attr { key: 'T' value { type: "
+      "DT_FLOAT } } attr { key: 'Tshape' value { type: DT_INT32 } } }\n" +
+      Op("out", "Neg", {"r"});
+  for (bool optimize : {true, false}) {
+    auto session = Session(text, optimize);
+    ASSERT_NE(session, nullptr);
+    std::vector<Tensor> out;
+    absl::Status s = session->Run({}, {"out:0"}, {}, &out);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+    EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr("r"));
+  }
+}
+
+TEST(GraphOptimizerSessionTest, TraceNamesTheFusedOp) {
+  const std::string text = std::string(kImage) + FloatConst("w", {1, 1, 3, 4}, 1) +
+                           FloatConst("b", {4}, 2) +
+                           Op("conv", "Conv2D", {"x", "w"}, kConvAttrs) +
+                           Op("bias", "BiasAdd", {"conv", "b"}) + Op("act", "Relu", {"bias"});
+  auto session = Session(text, true);
+  ASSERT_NE(session, nullptr);
+  tensorflow::RunOptions options;
+  options.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
+  tensorflow::RunMetadata metadata;
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session
+                  ->Run(options, {{"x", RandomImage({1, 4, 4, 3})}}, {"act:0"}, {}, &out,
+                        &metadata)
+                  .ok());
+  std::vector<std::string> labels;
+  for (const auto& dev : metadata.step_stats().dev_stats()) {
+    for (const auto& node : dev.node_stats()) labels.push_back(node.timeline_label());
+  }
+  EXPECT_THAT(labels, ::testing::Contains(::testing::HasSubstr("act = _FusedConv2D(")));
+  EXPECT_THAT(labels, ::testing::Not(::testing::Contains(::testing::HasSubstr("Relu("))));
+}
+
+}  // namespace
+}  // namespace tributary
