@@ -21,6 +21,7 @@
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
 #include "common/framework/tensor_util.h"
+#include "common/op/attr_value_util.h"
 #include "gtest/gtest.h"
 #include "kernels/nn/conv2d_im2col.h"
 #include "kernels/testing/kernel_runner.h"
@@ -272,6 +273,59 @@ TEST(FusedConvTest, AddendIsNotOverwritten) {
   ASSERT_TRUE(got.ok()) << got.status();
   for (int64_t i = 0; i < addend.NumElements(); ++i) {
     ASSERT_EQ(addend.flat<float>()(i), before.flat<float>()(i));
+  }
+}
+
+// double, half and bfloat16 take the fallback (unfused engine + epilogue):
+// they agree with float's fused result to their precision.
+TEST(FusedConvTest, OtherTypes) {
+  std::mt19937 rng(13);
+  for (bool depthwise : {false, true}) {
+    ConvCase c{{2, 6, 5, 3}, {3, 3, 3, depthwise ? 2 : 5}, 2, "SAME"};
+    c.depthwise = depthwise;
+    const int64_t out_c = depthwise ? 6 : 5;
+    const std::vector<Tensor> inputs = {
+        Random(c.input, &rng), Random(c.filter, &rng), Random({out_c}, &rng),
+        Random({2, 3, 3, out_c}, &rng)};
+    auto want = test::RunKernel(Fused(c, {"BiasAdd", "Add", "Relu6"}, 2), inputs);
+    ASSERT_TRUE(want.ok()) << want.status();
+    std::vector<DataType> types = {DT_DOUBLE, DT_HALF};
+    if (depthwise) types.push_back(DT_BFLOAT16);
+    for (DataType type : types) {
+      SCOPED_TRACE(absl::StrCat(depthwise, " ", DataTypeString(type)));
+      tensorflow::NodeDef node = Fused(c, {"BiasAdd", "Add", "Relu6"}, 2);
+      SetAttrValue(type, &(*node.mutable_attr())["T"]);
+      if (!depthwise) {
+        SetAttrValue(std::vector<DataType>(2, type),
+                     &(*node.mutable_attr())["TArgs"]);
+      }
+      std::vector<Tensor> cast;
+      for (const Tensor& t : inputs) {
+        auto r = test::RunKernel(NodeDefBuilder("cast", "Cast")
+                                     .Input("x")
+                                     .Attr("SrcT", DT_FLOAT)
+                                     .Attr("DstT", type)
+                                     .Build(),
+                                 {t});
+        ASSERT_TRUE(r.ok()) << r.status();
+        cast.push_back((*r)[0]);
+      }
+      auto got = test::RunKernel(node, cast);
+      ASSERT_TRUE(got.ok()) << got.status();
+      auto back = test::RunKernel(NodeDefBuilder("cast", "Cast")
+                                      .Input("x")
+                                      .Attr("SrcT", type)
+                                      .Attr("DstT", DT_FLOAT)
+                                      .Build(),
+                                  {(*got)[0]});
+      ASSERT_TRUE(back.ok()) << back.status();
+      const double tol = type == DT_DOUBLE ? 1e-5 : 0.05;
+      for (int64_t i = 0; i < (*want)[0].NumElements(); ++i) {
+        ASSERT_NEAR((*back)[0].flat<float>()(i), (*want)[0].flat<float>()(i),
+                    tol)
+            << "at " << i;
+      }
+    }
   }
 }
 
