@@ -56,47 +56,10 @@ class DepthwiseConv2dNativeOp : public OpKernel {
   void Compute(OpKernelContext* context) override {
     const Tensor& input = context->input(0);
     const Tensor& filter = context->input(1);
-    OP_REQUIRES(context, input.dims() == 4,
-                errors::InvalidArgument("input must be 4-dimensional",
-                                        input.shape().DebugString()));
-    OP_REQUIRES(context, filter.dims() == 4,
-                errors::InvalidArgument("filter must be 4-dimensional: ",
-                                        filter.shape().DebugString()));
-
     nn::Conv2DGeometry g;
-    g.in_depth = input.dim_size(FormatDimIndex(attrs_.format, 'C'));
-    OP_REQUIRES(context, g.in_depth == filter.dim_size(2),
-                errors::InvalidArgument(
-                    "input and filter must have the same depth: ", g.in_depth,
-                    " vs ", filter.dim_size(2)));
-    const int64_t multiplier = filter.dim_size(3);
-    g.patch_depth = 1;  // one group per input channel
-    g.out_depth = g.in_depth * multiplier;
-    g.batch = input.dim_size(FormatDimIndex(attrs_.format, 'N'));
-    g.in_rows = input.dim_size(FormatDimIndex(attrs_.format, 'H'));
-    g.in_cols = input.dim_size(FormatDimIndex(attrs_.format, 'W'));
-    g.filter_rows = filter.dim_size(0);
-    g.filter_cols = filter.dim_size(1);
-    g.stride_rows = g.stride_cols = attrs_.stride();
-    if (attrs_.padding == Padding::kExplicit) {
-      nn::GetExplicitPadding(attrs_.explicit_paddings, attrs_.format, 'H',
-                             &g.pad_top, &g.pad_bottom);
-      nn::GetExplicitPadding(attrs_.explicit_paddings, attrs_.format, 'W',
-                             &g.pad_left, &g.pad_right);
-    }
+    TensorShape out_shape;
     OP_REQUIRES_OK(context,
-                   nn::GetWindowedOutputSize(
-                       g.in_rows, g.filter_rows, /*dilation=*/1, g.stride_rows,
-                       attrs_.padding, &g.out_rows, &g.pad_top, &g.pad_bottom));
-    OP_REQUIRES_OK(context,
-                   nn::GetWindowedOutputSize(
-                       g.in_cols, g.filter_cols, /*dilation=*/1, g.stride_cols,
-                       attrs_.padding, &g.out_cols, &g.pad_left, &g.pad_right));
-
-    TensorShape out_shape =
-        attrs_.format == TensorFormat::kNHWC
-            ? TensorShape({g.batch, g.out_rows, g.out_cols, g.out_depth})
-            : TensorShape({g.batch, g.out_depth, g.out_rows, g.out_cols});
+                   nn::DepthwiseShape(attrs_, input, filter, &g, &out_shape));
     Tensor* output = nullptr;
     OP_REQUIRES_OK(context, context->allocate_output(0, out_shape, &output));
     if (out_shape.num_elements() == 0) return;

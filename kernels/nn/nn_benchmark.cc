@@ -130,6 +130,66 @@ BENCHMARK(BM_DepthwiseConv2D)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// Conv2D + BiasAdd + Relu6 (MobileNet's block) as three kernels run one
+// after another (fused = 0) against one _FusedConv2D [BiasAdd, Relu6]
+// (fused = 1). Args: batch, size, in depth, out depth, filter, fused.
+void BM_FusedConv2D(benchmark::State& state) {
+  const int64_t n = state.range(0), hw = state.range(1), ci = state.range(2),
+                co = state.range(3), k = state.range(4);
+  const bool fused = state.range(5) != 0;
+  const Tensor x = RandomFloats(TensorShape({n, hw, hw, ci}));
+  const Tensor w = RandomFloats(TensorShape({k, k, ci, co}));
+  const Tensor b = RandomFloats(TensorShape({co}));
+  if (fused) {
+    RunLoop(state,
+            NodeDefBuilder("fused", "_FusedConv2D")
+                .Input("x").Input("w").Input("b")
+                .Attr("T", DT_FLOAT)
+                .Attr("TArgs", std::vector<DataType>{DT_FLOAT})
+                .Attr("num_args", int64_t{1})
+                .Attr("fused_ops", std::vector<std::string>{"BiasAdd", "Relu6"})
+                .Attr("strides", {1, 1, 1, 1})
+                .Attr("padding", "SAME")
+                .Build(),
+            {x, w, b});
+  } else {
+    KernelRunner conv(Threads()), bias(Threads()), relu6(Threads());
+    CHECK(conv.Init(NodeDefBuilder("conv", "Conv2D")
+                        .Input("x").Input("w")
+                        .Attr("T", DT_FLOAT)
+                        .Attr("strides", {1, 1, 1, 1})
+                        .Attr("padding", "SAME")
+                        .Build()).ok());
+    CHECK(bias.Init(NodeDefBuilder("bias", "BiasAdd")
+                        .Input("x").Input("b").Attr("T", DT_FLOAT)
+                        .Build()).ok());
+    CHECK(relu6.Init(NodeDefBuilder("relu6", "Relu6")
+                         .Input("x").Attr("T", DT_FLOAT).Build()).ok());
+    for (auto _ : state) {
+      auto y = conv.Run({x, w});
+      CHECK(y.ok()) << y.status();
+      auto z = bias.Run({(*y)[0], b});
+      CHECK(z.ok()) << z.status();
+      auto out = relu6.Run({(*z)[0]});
+      CHECK(out.ok()) << out.status();
+      benchmark::DoNotOptimize(out);
+    }
+  }
+  const double flops = 2.0 * n * hw * hw * co * k * k * ci;
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      flops * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_FusedConv2D)
+    ->ArgNames({"n", "hw", "ci", "co", "k", "fused"})
+    ->Args({1, 112, 32, 16, 1, 0})  // MobileNetV2 1x1 project
+    ->Args({1, 112, 32, 16, 1, 1})
+    ->Args({1, 56, 24, 144, 1, 0})  // MobileNetV2 1x1 expand
+    ->Args({1, 56, 24, 144, 1, 1})
+    ->Args({1, 56, 64, 64, 3, 0})   // 3x3, ResNet stage 2
+    ->Args({1, 56, 64, 64, 3, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // The gradients of a SAME, unit-stride Conv2D. Args: batch, size, in depth,
 // out depth, filter; filter 0 = Conv2DBackpropInput, 1 = ...Filter. Same
 // GFLOP/s convention as BM_Conv2D (each gradient is one forward's work).

@@ -2,7 +2,7 @@
 
 Covers BiasAdd, BiasAddGrad, Relu, ReluGrad, Relu6, Relu6Grad, TanhGrad, SigmoidGrad, Softmax,
 LogSoftmax, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits,
-Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool, FusedBatchNorm{,V2,V3} and FusedBatchNormGrad{,V2,V3} across dtypes, ranks, layouts, paddings, strides
+Conv2D, DepthwiseConv2dNative, _FusedConv2D, _FusedMatMul, MaxPool, AvgPool, FusedBatchNorm{,V2,V3} and FusedBatchNormGrad{,V2,V3} across dtypes, ranks, layouts, paddings, strides
 and dilations, plus the shape and attribute errors TensorFlow reports.
 """
 import os
@@ -761,5 +761,111 @@ for dtype, tol in [(np.float16, 4e-3), (BF16, 3e-2)]:
     for op in ["MaxPool", "AvgPool"]:
         cases.add(f"{op.lower()}_{n}", pool(op, [1, 3, 3, 1], [1, 2, 2, 1], "SAME"),
                   [low((2, 5, 7, 3), dtype)], rtol=tol, atol=tol)
+
+# ---- _FusedConv2D / _FusedMatMul (grappler's remapper output) -----------------
+# TensorFlow's reference CPU kernels (oneDNN off) fuse, for Conv2D:
+# [BiasAdd], [BiasAdd, Relu|Relu6|Elu|LeakyRelu], [FusedBatchNorm(, same)];
+# for MatMul: [BiasAdd], [BiasAdd, Relu|Relu6|Elu|LeakyRelu|Tanh|Sigmoid].
+# Ours accept more (Add, Tanh/Sigmoid on conv, Gelu; checked against the
+# unfused kernels in the gtests), so only TensorFlow's set is compared here.
+# _FusedDepthwiseConv2dNative has no reference CPU kernel in TensorFlow.
+
+from tensorflow.python.framework import op_def_library  # noqa: E402
+
+
+def fused_conv2d(x, w, *args, fused_ops, stride=1, padding="SAME",
+                 explicit_paddings=(), alpha=0.2, epsilon=0.001):
+    return op_def_library._apply_op_helper(
+        "_FusedConv2D", name="fused", input=x, filter=w, args=list(args),
+        host_args=[], num_args=len(args), strides=[1, stride, stride, 1],
+        padding=padding, explicit_paddings=list(explicit_paddings),
+        data_format="NHWC", filter_format="HWIO", dilations=[1, 1, 1, 1],
+        use_cudnn_on_gpu=True, fused_ops=fused_ops, epsilon=epsilon,
+        leakyrelu_alpha=alpha)[2].outputs[0]
+
+
+def fused_matmul(a, b, *args, fused_ops, transpose_a=False, transpose_b=False,
+                 alpha=0.2):
+    return op_def_library._apply_op_helper(
+        "_FusedMatMul", name="fused", a=a, b=b, args=list(args),
+        fused_ops=fused_ops, transpose_a=transpose_a, transpose_b=transpose_b,
+        epsilon=0.0001, leakyrelu_alpha=alpha)[2].outputs[0]
+
+
+FUSED_CONV_SHAPES = [
+    # (input, filter, stride, padding, explicit_paddings)
+    ((1, 6, 7, 5), (3, 3, 5, 7), 1, "SAME", ()),
+    ((2, 9, 8, 6), (3, 3, 6, 12), 2, "SAME", ()),
+    ((1, 7, 7, 9), (2, 2, 9, 3), 1, "VALID", ()),
+    ((2, 5, 6, 16), (1, 1, 16, 10), 1, "VALID", ()),
+    ((1, 6, 6, 4), (3, 3, 4, 5), 2, "EXPLICIT", (0, 0, 1, 2, 2, 0, 0, 0)),
+]
+FUSED_CONV_OPS = [["BiasAdd"], ["BiasAdd", "Relu"], ["BiasAdd", "Relu6"],
+                  ["BiasAdd", "Elu"], ["BiasAdd", "LeakyRelu"],
+                  ["FusedBatchNorm"], ["FusedBatchNorm", "Relu"],
+                  ["FusedBatchNorm", "LeakyRelu"]]
+
+for dtype in FLOATS:
+    for i, (xs, ws, stride, padding, explicit) in enumerate(FUSED_CONV_SHAPES):
+        out_c = ws[3]
+        for ops in FUSED_CONV_OPS:
+            if ops[0] == "FusedBatchNorm":
+                args = [rand((out_c,), dtype), rand((out_c,), dtype),
+                        rand((out_c,), dtype),
+                        (rng.uniform(0.1, 2.0, out_c)).astype(dtype)]
+            else:
+                args = [rand((out_c,), dtype)]
+            cases.add(f"fused_conv2d_{tname(dtype)}_{i}_{'_'.join(ops)}",
+                      lambda x, w, *a, ops=ops, stride=stride, padding=padding,
+                      explicit=explicit: fused_conv2d(
+                          x, w, *a, fused_ops=ops, stride=stride,
+                          padding=padding, explicit_paddings=explicit,
+                          alpha=0.3),
+                      [rand(xs, dtype), rand(ws, dtype)] + args,
+                      rtol=1e-4, atol=1e-4)
+
+_x, _w, _b = rand((1, 5, 5, 3), np.float32), rand((3, 3, 3, 4), np.float32), rand((4,), np.float32)
+cases.add("fused_conv2d_unsupported_fusion",
+          lambda x, w, b: fused_conv2d(x, w, b, fused_ops=["Relu"]), [_x, _w, _b],
+          expect_code=UNIMPLEMENTED, message_contains=["Fusion is not implemented: [Relu]"])
+cases.add("fused_conv2d_no_fused_ops",
+          lambda x, w, b: fused_conv2d(x, w, b, fused_ops=[]), [_x, _w, _b],
+          expect_code=INVALID_ARGUMENT, message_contains=["must have at least one fused op"])
+cases.add("fused_conv2d_two_args_for_bias",
+          lambda x, w, b: fused_conv2d(x, w, b, b, fused_ops=["BiasAdd"]), [_x, _w, _b],
+          expect_code=INVALID_ARGUMENT, message_contains=["must have one extra argument"])
+cases.add("fused_conv2d_three_args_for_batch_norm",
+          lambda x, w, b: fused_conv2d(x, w, b, b, b, fused_ops=["FusedBatchNorm"]),
+          [_x, _w, _b], expect_code=INVALID_ARGUMENT,
+          message_contains=["four extra arguments"])
+cases.add("fused_conv2d_bias_2d",
+          lambda x, w, b: fused_conv2d(x, w, b, fused_ops=["BiasAdd"]),
+          [_x, _w, rand((1, 4), np.float32)], expect_code=INVALID_ARGUMENT,
+          message_contains=["bias must be 1-dimensional[1,4]"])
+
+for i, (m, k, n, ta, tb) in enumerate([(3, 5, 7, False, False), (17, 33, 9, True, False),
+                                       (64, 40, 130, False, True), (1, 8, 3, True, True)]):
+    for ops in [["BiasAdd"], ["BiasAdd", "Relu"], ["BiasAdd", "Relu6"], ["BiasAdd", "Elu"],
+                ["BiasAdd", "LeakyRelu"], ["BiasAdd", "Tanh"], ["BiasAdd", "Sigmoid"]]:
+        cases.add(f"fused_matmul_{i}_{'_'.join(ops)}",
+                  lambda a, b, bias, ops=ops, ta=ta, tb=tb: fused_matmul(
+                      a, b, bias, fused_ops=ops, transpose_a=ta, transpose_b=tb,
+                      alpha=0.3),
+                  [rand((k, m) if ta else (m, k), np.float32),
+                   rand((n, k) if tb else (k, n), np.float32),
+                   rand((n,), np.float32)], rtol=1e-4, atol=1e-5)
+cases.add("fused_matmul_half_bias_relu",
+          lambda a, b, bias: fused_matmul(a, b, bias, fused_ops=["BiasAdd", "Relu"]),
+          [rand((4, 6), np.float16), rand((6, 5), np.float16), rand((5,), np.float16)],
+          rtol=1e-2, atol=1e-2)
+cases.add("fused_matmul_unsupported_fusion",
+          lambda a, b, bias: fused_matmul(a, b, bias, fused_ops=["Relu"]),
+          [rand((3, 4), np.float32), rand((4, 5), np.float32), rand((5,), np.float32)],
+          expect_code=UNIMPLEMENTED, message_contains=["Fusion is not implemented: [Relu]"])
+cases.add("fused_matmul_two_args_for_bias",
+          lambda a, b, bias: fused_matmul(a, b, bias, bias, fused_ops=["BiasAdd"]),
+          [rand((3, 4), np.float32), rand((4, 5), np.float32), rand((5,), np.float32)],
+          expect_code=INVALID_ARGUMENT, message_contains=["must have one extra argument"])
+
 
 NnOracleTest = tf_oracle.make_test_class("kernels/nn/run_nn_cases", cases)

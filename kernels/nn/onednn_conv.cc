@@ -10,6 +10,8 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <unordered_map>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -68,6 +70,19 @@ using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
                        int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
                        int64_t, int64_t, int64_t, int64_t, int64_t, int64_t>;
 
+// What of OneDnnPostOps shapes the primitive: bias, scale/shift, sum,
+// activation, alpha.
+using PostKey = std::tuple<bool, bool, bool, int, float>;
+
+PostKey PostKeyOf(const OneDnnPostOps* post) {
+  if (post == nullptr) return PostKey(false, false, false, 0, 0.f);
+  const bool alpha_matters =
+      post->activation == OneDnnPostOps::Activation::kLeakyRelu;
+  return PostKey(post->bias != nullptr, post->scale != nullptr, post->sum,
+                 static_cast<int>(post->activation),
+                 alpha_matters ? post->alpha : 0.f);
+}
+
 Key KeyOf(const Conv2DGeometry& g) {
   return Key(g.batch, g.in_rows, g.in_cols, g.in_depth, g.filter_rows,
              g.filter_cols, g.patch_depth, g.out_depth, g.out_rows, g.out_cols,
@@ -98,11 +113,59 @@ dnnl::memory::desc Hwio(const Conv2DGeometry& g) {
                             dims{o / groups, 1, o, kw * i * o, i * o});
 }
 
+// The eltwise post-op for an activation: algorithm, alpha, beta.
+bool EltwiseOf(const OneDnnPostOps& post, dnnl::algorithm* alg, float* alpha,
+               float* beta) {
+  using A = OneDnnPostOps::Activation;
+  *alpha = 0.f;
+  *beta = 0.f;
+  switch (post.activation) {
+    case A::kNone:
+      return false;
+    case A::kRelu:
+      *alg = dnnl::algorithm::eltwise_relu;
+      return true;
+    case A::kRelu6:
+      *alg = dnnl::algorithm::eltwise_clip;
+      *beta = 6.f;
+      return true;
+    case A::kElu:
+      *alg = dnnl::algorithm::eltwise_elu;
+      *alpha = 1.f;
+      return true;
+    case A::kLeakyRelu:
+      *alg = dnnl::algorithm::eltwise_relu;
+      *alpha = post.alpha;
+      return true;
+    case A::kTanh:
+      *alg = dnnl::algorithm::eltwise_tanh;
+      return true;
+    case A::kSigmoid:
+      *alg = dnnl::algorithm::eltwise_logistic;
+      return true;
+    case A::kGeluApproximate:
+      *alg = dnnl::algorithm::eltwise_gelu_tanh;
+      return true;
+    case A::kGeluExact:
+      *alg = dnnl::algorithm::eltwise_gelu_erf;
+      return true;
+  }
+  return false;
+}
+
+// A per-channel vector as a binary post-op's broadcast operand.
+dnnl::memory::desc PerChannel(int64_t channels) {
+  return dnnl::memory::desc(dims{1, channels, 1, 1}, dt::f32,
+                            dnnl::memory::format_tag::abcd);
+}
+
 std::shared_ptr<const Primitive> GetPrimitive(const Backend& backend,
-                                              const Conv2DGeometry& g) {
+                                              const Conv2DGeometry& g,
+                                              const OneDnnPostOps* post) {
   static std::mutex mu;
-  static auto* cache = new std::map<Key, std::shared_ptr<const Primitive>>;
-  const Key key = KeyOf(g);
+  static auto* cache =
+      new std::map<std::pair<Key, PostKey>, std::shared_ptr<const Primitive>>;
+  const std::pair<Key, PostKey> key(KeyOf(g), PostKeyOf(post));
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = cache->find(key);
@@ -113,15 +176,45 @@ std::shared_ptr<const Primitive> GetPrimitive(const Backend& backend,
     const dnnl::memory::desc plain_weights = Hwio(g);
     const dnnl::memory::desc any_weights(plain_weights.dims(), dt::f32,
                                          dnnl::memory::format_tag::any);
-    const dnnl::convolution_forward::desc desc(
-        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-        Nhwc(g.batch, g.in_rows, g.in_cols, g.in_depth), any_weights,
-        Nhwc(g.batch, g.out_rows, g.out_cols, g.out_depth),
-        dims{g.stride_rows, g.stride_cols},
-        dims{g.dilation_rows - 1, g.dilation_cols - 1},
-        dims{g.pad_top, g.pad_left}, dims{g.pad_bottom, g.pad_right});
+    const bool with_bias = post != nullptr && post->bias != nullptr;
+    const dnnl::memory::desc src_desc =
+        Nhwc(g.batch, g.in_rows, g.in_cols, g.in_depth);
+    const dnnl::memory::desc dst_desc =
+        Nhwc(g.batch, g.out_rows, g.out_cols, g.out_depth);
+    const dims strides{g.stride_rows, g.stride_cols};
+    const dims dilates{g.dilation_rows - 1, g.dilation_cols - 1};
+    const dims pad_l{g.pad_top, g.pad_left}, pad_r{g.pad_bottom, g.pad_right};
+    const dnnl::convolution_forward::desc desc =
+        with_bias
+            ? dnnl::convolution_forward::desc(
+                  dnnl::prop_kind::forward_inference,
+                  dnnl::algorithm::convolution_direct, src_desc, any_weights,
+                  dnnl::memory::desc(dims{g.out_depth}, dt::f32,
+                                     dnnl::memory::format_tag::a),
+                  dst_desc, strides, dilates, pad_l, pad_r)
+            : dnnl::convolution_forward::desc(
+                  dnnl::prop_kind::forward_inference,
+                  dnnl::algorithm::convolution_direct, src_desc, any_weights,
+                  dst_desc, strides, dilates, pad_l, pad_r);
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (post != nullptr) {
+      // Applied in order: (conv + bias) * scale + shift, += dst, activation.
+      dnnl::post_ops ops;
+      if (post->scale != nullptr) {
+        ops.append_binary(dnnl::algorithm::binary_mul,
+                          PerChannel(g.out_depth));
+        ops.append_binary(dnnl::algorithm::binary_add,
+                          PerChannel(g.out_depth));
+      }
+      if (post->sum) ops.append_sum(1.f);
+      dnnl::algorithm alg;
+      float alpha, beta;
+      if (EltwiseOf(*post, &alg, &alpha, &beta)) {
+        ops.append_eltwise(1.f, alg, alpha, beta);
+      }
+      attr.set_post_ops(ops);
+    }
     dnnl::convolution_forward::primitive_desc pd(desc, attr, *backend.engine);
     auto p = std::make_shared<Primitive>();
     p->pd = pd;
@@ -146,10 +239,14 @@ bool OneDnnConvEnabled() { return TheBackend().enabled; }
 const std::string& ConvBackendDescription() { return TheBackend().description; }
 
 bool OneDnnConv2D(const Conv2DGeometry& g, const float* in, const float* filter,
-                  float* out, int threads, OneDnnWeightsCache* cache) {
+                  float* out, int threads, OneDnnWeightsCache* cache,
+                  const OneDnnPostOps* post) {
   const Backend& backend = TheBackend();
   if (!backend.enabled) return false;
-  std::shared_ptr<const Primitive> p = GetPrimitive(backend, g);
+  if (post != nullptr && (post->scale == nullptr) != (post->shift == nullptr)) {
+    return false;  // scale and shift come together
+  }
+  std::shared_ptr<const Primitive> p = GetPrimitive(backend, g, post);
   if (p == nullptr) return false;
   try {
     const dnnl::engine& engine = *backend.engine;
@@ -190,10 +287,24 @@ bool OneDnnConv2D(const Conv2DGeometry& g, const float* in, const float* filter,
         }
       }
     }
-    p->conv.execute(stream, {{DNNL_ARG_SRC, src},
-                             {DNNL_ARG_WEIGHTS, weights},
-                             {DNNL_ARG_DST, dst},
-                             {DNNL_ARG_SCRATCHPAD, scratch}});
+    std::unordered_map<int, dnnl::memory> args = {
+        {DNNL_ARG_SRC, src},
+        {DNNL_ARG_WEIGHTS, weights},
+        {DNNL_ARG_DST, dst},
+        {DNNL_ARG_SCRATCHPAD, scratch}};
+    if (post != nullptr && post->bias != nullptr) {
+      args[DNNL_ARG_BIAS] =
+          dnnl::memory(dnnl::memory::desc(dims{g.out_depth}, dt::f32,
+                                          dnnl::memory::format_tag::a),
+                       engine, const_cast<float*>(post->bias));
+    }
+    if (post != nullptr && post->scale != nullptr) {
+      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = dnnl::memory(
+          PerChannel(g.out_depth), engine, const_cast<float*>(post->scale));
+      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1] = dnnl::memory(
+          PerChannel(g.out_depth), engine, const_cast<float*>(post->shift));
+    }
+    p->conv.execute(stream, args);
     stream.wait();
   } catch (const dnnl::error&) {
     return false;

@@ -40,13 +40,42 @@ bool OneDnnConvEnabled();
 // One line naming the backend and why, for logs and benchmarks.
 const std::string& ConvBackendDescription();
 
+// What the fused convolutions (_FusedConv2D, _FusedDepthwiseConv2dNative)
+// ask oneDNN to do to the convolution's result before it is written, so that
+// nothing makes a second pass over the output:
+//   out = activation(((conv + bias) * scale + shift) [+ out])
+// bias, scale and shift are per output channel ([out_depth]) and optional
+// (scale and shift come together: a folded batch norm). With `sum`, `out`
+// holds the addend on entry (a residual Add). The primitive cache keys on
+// which of these are present, the activation and alpha, never on the data.
+struct OneDnnPostOps {
+  enum class Activation {
+    kNone,
+    kRelu,
+    kRelu6,
+    kElu,
+    kLeakyRelu,  // x > 0 ? x : alpha * x
+    kTanh,
+    kSigmoid,
+    kGeluApproximate,  // tanh approximation
+    kGeluExact,        // erf
+  };
+  const float* bias = nullptr;
+  const float* scale = nullptr;
+  const float* shift = nullptr;
+  bool sum = false;
+  Activation activation = Activation::kNone;
+  float alpha = 0.f;
+};
+
 // One convolution kernel's filter in oneDNN's layout, kept between calls
 // while the filter is the same constant buffer. One entry: a kernel sees
 // one filter.
 class OneDnnWeightsCache {
  private:
   friend bool OneDnnConv2D(const Conv2DGeometry&, const float*, const float*,
-                           float*, int, OneDnnWeightsCache*);
+                           float*, int, OneDnnWeightsCache*,
+                           const OneDnnPostOps*);
   std::mutex mu_;
   const void* filter_ = nullptr;
   uint64_t constant_id_ = 0;
@@ -57,8 +86,11 @@ class OneDnnWeightsCache {
 // out[N, OH, OW, O] = conv(in[N, H, W, I], filter[KH, KW, I / groups, O])
 // on `threads` threads. False (nothing written) when oneDNN cannot run this
 // geometry; the caller then uses the im2col engine. `cache` may be null.
+// With `post` (may be null), the result is transformed as OneDnnPostOps
+// says, in the same pass (declined, i.e. false, if oneDNN cannot fuse it).
 bool OneDnnConv2D(const Conv2DGeometry& g, const float* in, const float* filter,
-                  float* out, int threads, OneDnnWeightsCache* cache = nullptr);
+                  float* out, int threads, OneDnnWeightsCache* cache = nullptr,
+                  const OneDnnPostOps* post = nullptr);
 
 }  // namespace nn
 }  // namespace tributary

@@ -5,6 +5,7 @@
 
 #include "kernels/nn/onednn_conv.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -138,6 +139,68 @@ TEST(OneDnnConvTest, WeightsCacheFollowsTheFilter) {
   ASSERT_TRUE(OneDnnConv2D(g, in.data(), f.data(), out.data(), 2, &cache));
   EXPECT_EQ(out, Reference(g, in, f));
   UnregisterConstantBuffer(f.data());
+}
+
+// The fused convolutions' post-ops: oneDNN must take them (not decline to
+// the fallback) on the model shapes, and give
+// act(((conv + bias) * scale + shift) + addend).
+TEST(OneDnnConvTest, PostOpsAreFused) {
+  if (!OneDnnConvEnabled()) {
+    GTEST_SKIP() << ConvBackendDescription();
+  }
+  using A = OneDnnPostOps::Activation;
+  const std::vector<std::pair<std::string, Conv2DGeometry>> cases = {
+      {"1x1", Geometry(2, 5, 6, 16, 1, 16, 8, 1, 1, 0)},
+      {"3x3_odd", Geometry(1, 7, 7, 5, 3, 5, 7, 2, 1, 1)},
+      {"depthwise", Geometry(1, 8, 8, 12, 3, 1, 12, 1, 1, 1)},
+  };
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> dist(-4, 4);
+  for (const auto& [label, g] : cases) {
+    std::vector<float> in(g.batch * g.in_rows * g.in_cols * g.in_depth);
+    std::vector<float> f(g.filter_rows * g.filter_cols * g.patch_depth *
+                         g.out_depth);
+    std::vector<float> bias(g.out_depth), scale(g.out_depth),
+        shift(g.out_depth), addend(g.out_pixels() * g.out_depth);
+    for (auto* v : {&in, &f, &bias, &scale, &shift, &addend}) {
+      for (float& x : *v) x = dist(rng);
+    }
+    const std::vector<float> conv = Reference(g, in, f);
+    for (int variant = 0; variant < 4; ++variant) {
+      OneDnnPostOps post;
+      std::vector<float> out(conv.size(), 0.f);
+      if (variant == 0) {
+        post.bias = bias.data();
+        post.activation = A::kRelu;
+      } else if (variant == 1) {
+        post.bias = bias.data();
+        post.sum = true;
+        post.activation = A::kRelu6;
+        out = addend;
+      } else if (variant == 2) {
+        post.scale = scale.data();
+        post.shift = shift.data();
+        post.activation = A::kLeakyRelu;
+        post.alpha = 0.5f;
+      } else {
+        post.bias = bias.data();
+      }
+      ASSERT_TRUE(
+          OneDnnConv2D(g, in.data(), f.data(), out.data(), 2, nullptr, &post))
+          << label << " variant " << variant;
+      for (size_t i = 0; i < out.size(); ++i) {
+        const int64_t c = i % g.out_depth;
+        float v = conv[i];
+        if (post.bias != nullptr) v += bias[c];
+        if (post.scale != nullptr) v = v * scale[c] + shift[c];
+        if (post.sum) v += addend[i];
+        if (variant == 0) v = std::max(v, 0.f);
+        if (variant == 1) v = std::min(std::max(v, 0.f), 6.f);
+        if (variant == 2) v = v > 0 ? v : 0.5f * v;
+        ASSERT_EQ(out[i], v) << label << " variant " << variant << " at " << i;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -159,6 +159,63 @@ REGISTER_OP("DepthwiseConv2dNative")
     .Attr(kDataFormat)
     .Attr("dilations: list(int) = [1, 1, 1, 1]");
 
+// --- Fused convolution and matmul (grappler's remapper, CPU) -----------------
+//
+// out = activation(op(input, filter) + bias [+ addend]) in one kernel; the
+// fused_ops list says which epilogue and `args` carries its operands (bias;
+// bias, addend; or scale, offset, mean, variance for FusedBatchNorm).
+// Internal ops (leading underscore): graphs get them from the remapper,
+// never from a client. Output shape is the unfused op's.
+
+REGISTER_OP("_FusedConv2D")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("args: TArgs")
+    .Input("host_args: num_host_args * float")
+    .Output("output: T")
+    .Attr("T: {half, float, double, int8, qint8}")
+    .Attr("TArgs: list(type)")
+    .Attr("num_args: int >= 0")
+    .Attr("num_host_args: int >= 0 = 0")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'")
+    .Attr("filter_format: {'HWIO', 'OIHW', 'OIHW_VECT_I'} = 'HWIO'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2");
+
+REGISTER_OP("_FusedDepthwiseConv2dNative")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("args: num_args * T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("num_args: int >= 0")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr(kDataFormat)
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2");
+
+REGISTER_OP("_FusedMatMul")
+    .Input("a: T")
+    .Input("b: T")
+    .Input("args: num_args * T")
+    .Output("product: T")
+    .Attr("transpose_a: bool = false")
+    .Attr("transpose_b: bool = false")
+    .Attr("T: {bfloat16, half, float}")
+    .Attr("num_args: int >= 0")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2");
+
 // Gradient of DepthwiseConv2dNative with respect to its input, whose shape
 // comes in as an int32 vector.
 REGISTER_OP("DepthwiseConv2dNativeBackpropInput")

@@ -56,7 +56,8 @@ const std::vector<std::string>& RequiredOps() {
       "BatchMatMulV2", "Einsum", "ResizeBilinear", "ResizeNearestNeighbor",
       "ResizeBilinearGrad", "FusedBatchNorm", "FusedBatchNormV2",
       "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV2",
-      "FusedBatchNormGradV3", "L2Loss",
+      "FusedBatchNormGradV3", "L2Loss", "_FusedConv2D",
+      "_FusedDepthwiseConv2dNative", "_FusedMatMul",
       // Array.
       "Reshape", "Shape", "ShapeN", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
       "ExpandDims", "Squeeze", "ConcatV2", "Pack", "Unpack", "Transpose",
