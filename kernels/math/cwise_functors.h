@@ -276,6 +276,12 @@ struct exp : Spec<T, Eigen::internal::scalar_exp_op<T>> {};
 template <typename T>
 struct log : Spec<T, Eigen::internal::scalar_log_op<T>> {};
 template <typename T>
+struct reciprocal : Spec<T, Eigen::internal::scalar_inverse_op<T>> {};
+template <typename T>
+struct log1p : Spec<T, Eigen::internal::scalar_log1p_op<T>> {};
+template <typename T>
+struct expm1 : Spec<T, Eigen::internal::scalar_expm1_op<T>> {};
+template <typename T>
 struct tanh : Spec<T, Eigen::internal::scalar_tanh_op<T>> {};
 template <typename T>
 struct sigmoid : Spec<T, Eigen::internal::scalar_logistic_op<T>> {};

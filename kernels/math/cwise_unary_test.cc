@@ -59,6 +59,9 @@ TYPED_TEST(UnaryFloatTest, Transcendentals) {
       {"Rsqrt", [](double v) { return 1 / std::sqrt(v); }},
       {"Exp", [](double v) { return std::exp(v); }},
       {"Log", [](double v) { return std::log(v); }},
+      {"Log1p", [](double v) { return std::log1p(v); }},
+      {"Reciprocal", [](double v) { return 1 / v; }},
+      {"Expm1", [](double v) { return std::expm1(v); }},
       {"Tanh", [](double v) { return std::tanh(v); }},
       {"Sigmoid", [](double v) { return 1 / (1 + std::exp(-v)); }},
       {"Erf", [](double v) { return std::erf(v); }},
@@ -188,6 +191,36 @@ TEST(EqualTest, NoIncompatibleShapeErrorGivesScalar) {
                             {AsTensor<int32_t>({1, 2}), AsTensor<int32_t>({1, 2, 3})});
     ASSERT_TRUE(out.ok()) << out.status();
     ExpectTensorEqual<bool>(*out, AsScalar<bool>(std::string(op) == "NotEqual"));
+  }
+}
+
+TEST(EqualTest, StringsBroadcast) {
+  Tensor words(DT_STRING, TensorShape({2, 2}));
+  const char* v[] = {"a", "", "bc", ""};
+  for (int i = 0; i < 4; ++i) words.flat<std::string>()(i) = v[i];
+  Tensor empty(DT_STRING, TensorShape({}));
+  Tensor column(DT_STRING, TensorShape({2, 1}));
+  column.flat<std::string>()(0) = "a";
+  column.flat<std::string>()(1) = "";
+  for (const char* op : {"Equal", "NotEqual"}) {
+    const bool ne = std::string(op) == "NotEqual";
+    auto node = test::NodeDefBuilder("e", op)
+                    .Input("x")
+                    .Input("y")
+                    .Attr("T", DT_STRING)
+                    .Build();
+    auto out = test::RunOne(node, {words, empty});
+    ASSERT_TRUE(out.ok()) << out.status();
+    ExpectTensorEqual<bool>(*out, AsTensor<bool>({ne, !ne, ne, !ne}, {2, 2}));
+    out = test::RunOne(node, {words, column});
+    ASSERT_TRUE(out.ok()) << out.status();
+    ExpectTensorEqual<bool>(*out, AsTensor<bool>({!ne, ne, ne, !ne}, {2, 2}));
+    out = test::RunOne(node, {words, words});
+    ASSERT_TRUE(out.ok()) << out.status();
+    ExpectTensorEqual<bool>(*out, AsTensor<bool>({!ne, !ne, !ne, !ne}, {2, 2}));
+    Tensor three(DT_STRING, TensorShape({3}));
+    EXPECT_EQ(test::RunOne(node, {words, three}).status().code(),
+              absl::StatusCode::kInvalidArgument);
   }
 }
 

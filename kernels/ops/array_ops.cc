@@ -169,6 +169,12 @@ REGISTER_OP("Unpack")
     .Attr("T: type")
     .Attr("axis: int = 0");
 
+// The coordinates of the true (non-zero) elements, [count, rank] int64.
+REGISTER_OP("Where")
+    .Input("input: T")
+    .Attr("T: {numbertype, bool} = DT_BOOL")
+    .Output("index: int64");
+
 // The diagonal of a [d1..dk, d1..dk] tensor, shape [d1..dk].
 REGISTER_OP("DiagPart")
     .Input("input: T")
@@ -276,6 +282,15 @@ REGISTER_OP("StridedSlice")
 
 // Gathers slices of `params` along `axis`; reduction gradients use it to pick
 // the kept dimensions of an input's shape.
+// Slices of params picked by the last dimension of indices (index tuples).
+REGISTER_OP("GatherNd")
+    .Input("params: Tparams")
+    .Input("indices: Tindices")
+    .Output("output: Tparams")
+    .Attr("Tparams: type")
+    .Attr("Tindices: {int16, int32, int64}")
+    .Attr("bad_indices_policy: string = ''");
+
 REGISTER_OP("GatherV2")
     .Input("params: Tparams")
     .Input("indices: Tindices")

@@ -229,6 +229,26 @@ REGISTER_OP("SparseSegmentSqrtNGrad")
     .Attr("Tidx: {int32, int64} = DT_INT32")
     .Attr("Tsegmentids: {int32, int64} = DT_INT32");
 
+// SparseTensor plumbing of feature columns (tf.sparse.reshape,
+// tf.sparse.fill_empty_rows, safe_embedding_lookup_sparse).
+REGISTER_OP("SparseReshape")
+    .Input("input_indices: int64")
+    .Input("input_shape: int64")
+    .Input("new_shape: int64")
+    .Output("output_indices: int64")
+    .Output("output_shape: int64");
+
+REGISTER_OP("SparseFillEmptyRows")
+    .Input("indices: int64")
+    .Input("values: T")
+    .Input("dense_shape: int64")
+    .Input("default_value: T")
+    .Output("output_indices: int64")
+    .Output("output_values: T")
+    .Output("empty_row_indicator: bool")
+    .Output("reverse_index_map: int64")
+    .Attr("T: type");
+
 }  // namespace tributary
 
 // clang-format on

@@ -161,6 +161,13 @@ REGISTER_OP("Neg")
         "T: {bfloat16, half, float, double, int8, int16, int32, int64, "
         "complex64, complex128}");
 
+REGISTER_OP("Reciprocal")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, int8, int16, int32, int64, "
+        "complex64, complex128}");
+
 REGISTER_OP("Abs")
     .Input("x: T")
     .Output("y: T")
@@ -189,6 +196,16 @@ REGISTER_OP("Exp")
     .Attr(kFloatOrComplexT);
 
 REGISTER_OP("Log")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Log1p")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Expm1")
     .Input("x: T")
     .Output("y: T")
     .Attr(kFloatOrComplexT);

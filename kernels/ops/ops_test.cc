@@ -39,7 +39,7 @@ const std::vector<std::string>& RequiredOps() {
       // Math.
       "Add", "AddV2", "AddN", "Sub", "Mul", "RealDiv", "Div", "FloorDiv",
       "FloorMod", "GatherV2", "Maximum", "Minimum", "Neg", "Abs", "Square",
-      "Sqrt", "Rsqrt", "Exp", "Log", "Tanh", "Sigmoid", "Pow", "SquaredDifference", "Erf", "Erfc", "Equal",
+      "Sqrt", "Rsqrt", "Reciprocal", "Exp", "Log", "Log1p", "Expm1", "Tanh", "Sigmoid", "Pow", "SquaredDifference", "Erf", "Erfc", "Equal",
       "NotEqual", "Less", "Greater", "LessEqual", "GreaterEqual", "LogicalAnd",
       "LogicalOr", "LogicalNot", "Select", "SelectV2", "Cast", "MatMul", "Sum",
       "Mean", "Max", "Min", "Prod", "ArgMax", "ArgMin", "Range",
@@ -62,7 +62,7 @@ const std::vector<std::string>& RequiredOps() {
       "Reshape", "Shape", "ShapeN", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
       "ExpandDims", "Squeeze", "ConcatV2", "Pack", "Unpack", "Transpose",
       "Tile", "Slice", "StridedSlice", "BroadcastGradientArgs", "BroadcastTo",
-      "Pad", "PadV2", "MirrorPad", "Split", "SplitV", "DiagPart", "ReverseV2",
+      "Pad", "PadV2", "MirrorPad", "Split", "SplitV", "DiagPart", "Where", "GatherNd", "ReverseV2",
       // TensorLists.
       "EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
       "TensorListGetItem", "TensorListSetItem", "TensorListStack",
@@ -129,7 +129,8 @@ const std::vector<std::string>& RequiredOps() {
       "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
       "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSumGrad",
       "SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad",
-      "StringToHashBucketFast", "DivNoNan"};
+      "StringToHashBucketFast", "DivNoNan", "SparseReshape",
+      "SparseFillEmptyRows"};
   return *kOps;
 }
 

@@ -22,7 +22,7 @@ import time
 
 from daemon_process import free_ports
 
-JOBS = {"ps": 1, "worker": 2}
+JOBS = {"ps": 1, "worker": 2}  # the default; a Cluster takes others (jobs=...)
 START_DEADLINE_S = 120  # TensorFlow's servers import TensorFlow first (seconds each).
 PR_SET_PDEATHSIG = 1
 
@@ -80,12 +80,13 @@ class Cluster:
 
     kind = "?"
 
-    def __init__(self):
+    def __init__(self, jobs=None):
+        jobs = JOBS if jobs is None else jobs
         self._dir = tempfile.TemporaryDirectory(prefix="tf_client_cluster.",
                                                 dir=os.environ.get("TEST_TMPDIR"))
-        ports = free_ports(sum(JOBS.values()) + 1)
+        ports = free_ports(sum(jobs.values()) + 1)
         self.spec = {}
-        for job, count in sorted(JOBS.items()):
+        for job, count in sorted(jobs.items()):
             self.spec[job] = [f"127.0.0.1:{ports.pop(0)}" for _ in range(count)]
         self.master_port = ports.pop(0)
         self.processes = []
@@ -124,8 +125,8 @@ class TensorFlowCluster(Cluster):
 
     kind = "tensorflow"
 
-    def __init__(self):
-        super().__init__()
+    def __init__(self, jobs=None):
+        super().__init__(jobs)
         try:
             deadline = time.monotonic() + START_DEADLINE_S
             for job, addresses in sorted(self.spec.items()):
@@ -147,8 +148,8 @@ class TributaryCluster(Cluster):
 
     kind = "tributary"
 
-    def __init__(self, worker_flags=(), master_flags=()):
-        super().__init__()
+    def __init__(self, worker_flags=(), master_flags=(), jobs=None):
+        super().__init__(jobs)
         try:
             spec_path = os.path.join(self._dir.name, "cluster.json")
             with open(spec_path, "w") as f:
@@ -199,8 +200,8 @@ class CliCluster(Cluster):
 
     kind = "tributary-cli"
 
-    def __init__(self):
-        super().__init__()
+    def __init__(self, jobs=None):
+        super().__init__(jobs)
         self._up = None
         self._up_log = None
         try:
