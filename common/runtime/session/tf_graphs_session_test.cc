@@ -301,7 +301,8 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<DeviceLayout>& info) {
       return absl::StrCat(info.param.num_devices, "cpu",
                           info.param.round_robin ? "_round_robin" : "",
-                          info.param.rendezvous_feeds ? "_rendezvous" : "");
+                          info.param.rendezvous_feeds ? "_rendezvous" : "",
+                          info.param.optimize ? "" : "_unoptimized");
     });
 
 }  // namespace
