@@ -3,7 +3,8 @@
 //
 //   model_step_benchmark --graph G.pb --threads N --warmup W --steps K
 //       [--feed NAME=PATH.npy]... [--fetch T]... [--target NODE]...
-//       [--init NODE]... [--profile]
+//       [--init NODE]... [--profile] [--no-optimize]
+//       [--rewrite-options 'remapping: OFF']
 //
 // Loads the GraphDef (binary or text), creates a local session with
 // intra_op_parallelism_threads = N and inter_op_parallelism_threads = 1,
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "common/framework/tensor.h"
+#include "google/protobuf/text_format.h"
 #include "common/runtime/session/local_session.h"
 #include "kernels/math/matmul_backend.h"
 #include "kernels/nn/onednn_conv.h"
@@ -46,6 +48,8 @@ struct Args {
   int warmup = 3;
   int steps = 10;
   bool profile = false;
+  bool optimize = true;  // --no-optimize: rewrite_options.disable_meta_optimizer
+  std::string rewrite_options;  // RewriterConfig in text format
   std::vector<std::pair<std::string, std::string>> feeds;
   std::vector<std::string> fetches, targets, inits;
 };
@@ -67,9 +71,15 @@ Args ParseArgs(int argc, char** argv) {
       args.profile = true;
       continue;
     }
+    if (flag == "--no-optimize") {
+      args.optimize = false;
+      continue;
+    }
     if (i + 1 >= argc) Fail("missing value after " + flag);
     const std::string value = argv[++i];
-    if (flag == "--graph") {
+    if (flag == "--rewrite-options") {
+      args.rewrite_options = value;
+    } else if (flag == "--graph") {
       args.graph = value;
     } else if (flag == "--threads") {
       args.threads = std::atoi(value.c_str());
@@ -143,6 +153,15 @@ int Main(int argc, char** argv) {
   tensorflow::ConfigProto config;
   config.set_intra_op_parallelism_threads(args.threads);
   config.set_inter_op_parallelism_threads(1);
+  if (!google::protobuf::TextFormat::ParseFromString(
+          args.rewrite_options,
+          config.mutable_graph_options()->mutable_rewrite_options())) {
+    Fail("--rewrite-options is not a RewriterConfig in text format");
+  }
+  if (!args.optimize) {
+    config.mutable_graph_options()->mutable_rewrite_options()->set_disable_meta_optimizer(
+        true);
+  }
   auto session = LocalSession::New(config);
   Check(session.status(), "creating the session");
   LocalSession& s = **session;
@@ -183,8 +202,19 @@ int Main(int argc, char** argv) {
     std::map<std::string, double> by_op;
     for (const auto& device : metadata.step_stats().dev_stats()) {
       for (const auto& node : device.node_stats()) {
+        // The op as it ran (the optimizer may have fused the node): the
+        // timeline label reads "name = Op(inputs)".
+        const std::string& label = node.timeline_label();
+        const size_t eq = label.find(" = ");
+        const size_t paren = label.find('(', eq);
+        std::string op = eq == std::string::npos || paren == std::string::npos
+                             ? "?"
+                             : label.substr(eq + 3, paren - eq - 3);
         const auto it = op_of.find(node.node_name());
-        const std::string op = it == op_of.end() ? "?" : it->second;
+        if (it != op_of.end() && op.find("Conv") != std::string::npos &&
+            it->second.find(' ') != std::string::npos) {
+          op = op + it->second.substr(it->second.find(' '));
+        }
         by_op[op] +=
             (node.op_end_rel_micros() - node.op_start_rel_micros()) / 1000.0;
       }

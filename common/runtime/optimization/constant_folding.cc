@@ -66,6 +66,10 @@ class Folder {
       if (!FoldableOp(*n)) continue;
       std::vector<Node*> inputs = ConstInputs(*n);
       if (inputs.empty()) continue;
+      if (BypassIdentity(n, inputs[0])) {
+        ++folded;
+        continue;
+      }
       TRIB_ASSIGN_OR_RETURN(bool did, Fold(n, inputs));
       if (did) ++folded;
     }
@@ -82,6 +86,21 @@ class Folder {
       it = values_.emplace(n, std::move(t)).first;
     }
     return &it->second;
+  }
+
+  // Identity(Const) on the Const's device with no control inputs: its
+  // readers read the Const itself. No value is copied, which matters for
+  // frozen models, where every weight is read through an Identity.
+  bool BypassIdentity(Node* n, Node* constant) {
+    if (n->type_string() != "Identity" || !ControlInputs(*n).empty() ||
+        n->assigned_device_name() != constant->assigned_device_name()) {
+      return false;
+    }
+    if (!RedirectOutput(g_, n, 0, constant, 0).ok()) return false;
+    RedirectControlOutputs(g_, n, constant);
+    g_->RemoveNode(n);
+    maybe_orphans_.insert(constant->name());
+    return true;
   }
 
   absl::StatusOr<bool> Fold(Node* n, const std::vector<Node*>& inputs) {

@@ -14,7 +14,9 @@
 // kernel fails now (the step reports that error when it runs) and a result
 // over kMaxFoldedBytes (TensorFlow's cap, 10 MiB per output).
 //
-// The replacement keeps the node's name when it has one output (so traces
+// An Identity of a Const on the same device, without control inputs, is not
+// evaluated but bypassed: its readers read the Const (no copy of the value).
+// Otherwise the replacement keeps the node's name when it has one output (so traces
 // and errors keep naming it) and is named "<name>/folded_<i>" otherwise. It
 // runs on the node's assigned device, and takes as control inputs the
 // node's control inputs and those of its constant inputs: a constant inside

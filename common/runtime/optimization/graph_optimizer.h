@@ -5,9 +5,10 @@
 // Grappler meta-optimizer), configured from the client's
 // ConfigProto.graph_options.rewrite_options (RewriterConfig):
 //
-//   order  pass              switch (RewriterConfig field)
-//   1      constant folding  constant_folding
-//   2      remapper (fusion) remapping
+//   order  pass                     switch (RewriterConfig field)
+//   1      constant folding         constant_folding
+//   2      dependency optimization  dependency_optimization
+//   3      remapper (fusion)        remapping
 //
 // DEFAULT, ON and AGGRESSIVE run a pass, OFF skips it; disable_meta_optimizer
 // skips them all; a graph with fewer op nodes than min_graph_nodes (0 means

@@ -22,9 +22,9 @@ absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name,
   def.set_op("Const");
   def.set_device(device);
   AddNodeAttr("dtype", value.dtype(), &def);
-  tensorflow::TensorProto proto;
-  value.AsProtoTensorContent(&proto);
-  AddNodeAttr("value", proto, &def);
+  // Written in place: a frozen model's weights are large, and every extra
+  // copy stays in the (untrimmed) heap.
+  value.AsProtoTensorContent((*def.mutable_attr())["value"].mutable_tensor());
   TRIB_ASSIGN_OR_RETURN(Node * n, g->AddNode(std::move(def)));
   n->set_assigned_device_name(device);
   return n;

@@ -14,6 +14,7 @@
 #include "common/op/node_def_util.h"
 #include "common/op/op_registry.h"
 #include "common/runtime/optimization/graph_rewrite_util.h"
+#include "protos/tensor.pb.h"
 
 namespace tributary {
 namespace {
@@ -148,18 +149,20 @@ std::optional<Chain> MatchChain(Node* head) {
   }
   chain.filter = ConstBehind(*head, 1);
   if (chain.filter != nullptr) {
-    absl::StatusOr<Tensor> w = ConstValue(*chain.filter);
-    if (!w.ok() || w->dtype() != DT_FLOAT) {
+    // The shape from the proto: parsing a frozen model's weights only to
+    // read their shape would copy them all.
+    const tensorflow::TensorProto& w = chain.filter->attrs().Find("value")->tensor();
+    const auto& dims = w.tensor_shape().dim();
+    if (w.dtype() != tensorflow::DT_FLOAT) {
       chain.filter = nullptr;
     } else if (chain.is_matmul) {
       bool transpose_b = false;
       (void)GetNodeAttr(head->attrs(), "transpose_b", &transpose_b);
-      if (w->dims() == 2) chain.channels = w->dim_size(transpose_b ? 0 : 1);
-    } else if (w->dims() == 4) {
-      chain.channels = op == "Conv2D" ? w->dim_size(3)
-                                      : w->dim_size(2) * w->dim_size(3);
+      if (dims.size() == 2) chain.channels = dims[transpose_b ? 0 : 1].size();
+    } else if (dims.size() == 4) {
+      chain.channels = op == "Conv2D" ? dims[3].size() : dims[2].size() * dims[3].size();
     }
-    if (chain.channels < 0) chain.filter = nullptr;
+    if (chain.channels <= 0) chain.filter = nullptr;
   }
 
   Node* cur = head;
@@ -201,6 +204,35 @@ std::optional<Chain> MatchChain(Node* head) {
     return {};
   }
   return chain;
+}
+
+// A Const NodeDef (unnamed) holding `filter`'s value times `scale` along
+// the last dimension. The filter's bytes are copied once, straight into the
+// new node's proto, and scaled there: frozen weights are large, and every
+// transient copy stays in the untrimmed heap (malloc_tuning).
+absl::StatusOr<tensorflow::NodeDef> ScaledFilter(const Node& filter,
+                                                 const std::vector<float>& scale,
+                                                 const std::string& device) {
+  tensorflow::NodeDef def;
+  def.set_op("Const");
+  def.set_device(device);
+  AddNodeAttr("dtype", DT_FLOAT, &def);
+  tensorflow::TensorProto* value = (*def.mutable_attr())["value"].mutable_tensor();
+  const tensorflow::TensorProto& source = filter.attrs().Find("value")->tensor();
+  int64_t n = 1;
+  for (const auto& d : source.tensor_shape().dim()) n *= d.size();
+  if (source.tensor_content().size() == static_cast<size_t>(n) * sizeof(float)) {
+    *value = source;
+  } else {
+    // Values in float_val (small or repeated-last-value constants).
+    TRIB_ASSIGN_OR_RETURN(Tensor w, ConstValue(filter));
+    w.AsProtoTensorContent(value);
+  }
+  std::string* bytes = value->mutable_tensor_content();
+  float* w = reinterpret_cast<float*>(bytes->data());
+  const int64_t c = static_cast<int64_t>(scale.size());
+  for (int64_t i = 0; i < n; ++i) w[i] *= scale[i % c];
+  return def;
 }
 
 // The fused op for the chain's head, or the head's own op when the chain
@@ -267,17 +299,10 @@ class Rewriter {
     if (x == nullptr || filter == nullptr) return false;
 
     // The new constants' values, computed before anything changes.
-    std::optional<Tensor> scaled_filter;
+    std::optional<tensorflow::NodeDef> scaled_filter;
     if (chain.mul != nullptr) {
-      TRIB_ASSIGN_OR_RETURN(Tensor w, ConstValue(*chain.filter));
-      Tensor scaled(DT_FLOAT, w.shape());
-      const auto in = w.flat<float>();
-      auto out = scaled.flat<float>();
-      const int64_t c = chain.channels;
-      for (int64_t i = 0; i < in.size(); ++i) {
-        out(i) = in(i) * chain.scale[i % c];
-      }
-      scaled_filter = std::move(scaled);
+      TRIB_ASSIGN_OR_RETURN(scaled_filter,
+                            ScaledFilter(*chain.filter, chain.scale, device));
     }
     const bool new_bias = chain.bias_add == nullptr || !chain.scale.empty() ||
                           !chain.shift.empty();
@@ -302,9 +327,9 @@ class Rewriter {
     }
 
     if (scaled_filter) {
-      TRIB_ASSIGN_OR_RETURN(
-          filter, AddConst(g_, UniqueName(head->name() + "/scaled_filter"),
-                           *scaled_filter, device));
+      scaled_filter->set_name(UniqueName(head->name() + "/scaled_filter"));
+      TRIB_ASSIGN_OR_RETURN(filter, g_->AddNode(*std::move(scaled_filter)));
+      filter->set_assigned_device_name(device);
       filter_output = 0;
     }
     Node* bias = nullptr;
