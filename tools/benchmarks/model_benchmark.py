@@ -3,7 +3,7 @@ against TensorFlow 2.21's own session, on the same frozen graphs, side by side.
 
     ~/.cache/tributary/tf-venv/bin/python tools/benchmarks/model_benchmark.py \
         [--threads 2] [--rounds 3] [--warmup 3] [--steps 10] \
-        [--models resnet50_b1,resnet50_b8,mobilenetv2_b1,cnn_train] \
+        [--models resnet50_b1,resnet50_b8,mobilenetv2_b1,lstm,cnn_train] [--unoptimized] \
         [--ours bazel-bin/tools/benchmarks/model_step_benchmark] [--json-out F]
 
 (build the C++ side first: bazel build //tools/benchmarks:model_step_benchmark)
@@ -24,9 +24,10 @@ TensorFlow's steps go through Session.make_callable (no per-step feed-dict
 parsing). The table gives, per model, the median and p90 over all timed steps
 of all rounds, and the largest VmHWM over the rounds.
 
-Models still waiting for their ops (the Keras LSTM, the parameter-server
-workload) are listed in PENDING and printed as such; add a builder to MODELS
-when their ops land.
+With --unoptimized, a third process per round runs ours with the graph
+optimizer off (constant folding and fusion; docs/operations.md), to show
+what the optimizer is worth. The parameter-server workload has its own
+benchmark, ps_embedding_benchmark.py.
 """
 import argparse
 import json
@@ -80,6 +81,25 @@ def build_mobilenetv2(batch):
     return _frozen_keras(keras.applications.MobileNetV2, batch, 224)
 
 
+def build_lstm(batch, steps, features, units):
+    """A Keras LSTM (lowered to a while loop over TensorList ops), frozen."""
+    import keras
+    import tensorflow as tf
+    from tensorflow.python.framework.convert_to_constants import (
+        convert_variables_to_constants_v2)
+    keras.utils.set_random_seed(0)
+    model = keras.Sequential([keras.layers.Input((steps, features)),
+                              keras.layers.LSTM(units), keras.layers.Dense(10)])
+    fn = tf.function(lambda x: model(x, training=False))
+    concrete = fn.get_concrete_function(
+        tf.TensorSpec([batch, steps, features], tf.float32))
+    frozen = convert_variables_to_constants_v2(concrete)
+    seq = np.random.default_rng(1).random((batch, steps, features), np.float32)
+    return {"graph_def": frozen.graph.as_graph_def(),
+            "feeds": {frozen.inputs[0].name: seq},
+            "fetches": [frozen.outputs[0].name], "targets": [], "inits": []}
+
+
 def build_cnn_train():
     sys.path.insert(0, os.path.join(ROOT, "tests", "interop"))
     import tensorflow as tf
@@ -95,14 +115,14 @@ MODELS = {
     "resnet50_b8": ("ResNet50 224x224, batch 8 (frozen inference)", lambda: build_resnet50(8)),
     "mobilenetv2_b1": ("MobileNetV2 224x224, batch 1 (frozen inference)",
                        lambda: build_mobilenetv2(1)),
+    "lstm": ("Keras LSTM(128) over 32 steps of 64 features, batch 16 (frozen inference)",
+             lambda: build_lstm(16, 32, 64, 128)),
     "cnn_train": ("CNN training step (cnn_session_test.py, SGD, batch 8)", build_cnn_train),
 }
 # Hooks for workloads whose ops other engineers are adding: give each a builder
 # in MODELS (same spec dict) once its graph runs on Tributary.
-PENDING = {
-    "lstm": "Keras LSTM (needs the TensorList ops)",
-    "ps": "parameter-server embedding workload (needs the sparse ops)",
-}
+# (The parameter-server workload has its own benchmark: ps_embedding_benchmark.py.)
+PENDING = {}
 
 
 # ---- the two sides, each in its own process
@@ -151,7 +171,7 @@ def run_tf(args, folder):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_ours(args, folder, spec):
+def run_ours(args, folder, spec, optimize=True):
     cmd = [args.ours, "--graph", os.path.join(folder, "graph.pb"),
            "--threads", str(args.threads), "--warmup", str(args.warmup),
            "--steps", str(args.steps)]
@@ -165,6 +185,8 @@ def run_ours(args, folder, spec):
         cmd += ["--init", init]
     if args.profile:
         cmd += ["--profile"]
+    if not optimize:
+        cmd += ["--no-optimize"]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
     if out.returncode != 0:
         raise RuntimeError("Tributary side failed:\n" + out.stderr[-3000:])
@@ -205,6 +227,9 @@ def main():
                         "reuse them on the next run (default: a temporary folder)")
     parser.add_argument("--profile", action="store_true",
                         help="print our per-op-type kernel time of one traced step")
+    parser.add_argument("--unoptimized", action="store_true",
+                        help="also run ours with the graph optimizer off "
+                        "(rewrite_options.disable_meta_optimizer), as a third side")
     parser.add_argument("--tf-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.tf_child:
@@ -232,11 +257,14 @@ def main():
                     spec = json.load(f)
             else:
                 spec = save_spec(build(), folder)
-            tf_runs, our_runs = [], []
+            tf_runs, our_runs, unopt_runs = [], [], []
             for _ in range(args.rounds):
                 tf_runs.append(run_tf(args, folder))
                 our_runs.append(run_ours(args, folder, spec))
-            results[name] = {"title": title, "tf": tf_runs, "ours": our_runs}
+                if args.unoptimized:
+                    unopt_runs.append(run_ours(args, folder, spec, optimize=False))
+            results[name] = {"title": title, "tf": tf_runs, "ours": our_runs,
+                             "ours_unoptimized": unopt_runs}
             if args.profile and "profile_ms_by_op" in our_runs[-1]:
                 prof = sorted(our_runs[-1]["profile_ms_by_op"].items(),
                               key=lambda kv: -kv[1])
@@ -245,8 +273,9 @@ def main():
             sys.stdout.flush()
     print()
     print("| model | TF median / p90 ms | ours median / p90 ms | ours / TF (median) "
-          "| peak RSS TF / ours (MiB) | RSS before 1st step TF / ours (MiB) |")
-    print("|---|---|---|---|---|---|")
+          "| peak RSS TF / ours (MiB) | RSS before 1st step TF / ours (MiB) "
+          "| ours, optimizer off: median ms / peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|")
     for name, r in results.items():
         tf_ms = sum((run["step_ms"] for run in r["tf"]), [])
         our_ms = sum((run["step_ms"] for run in r["ours"]), [])
@@ -254,11 +283,16 @@ def main():
         our_hwm = max(run["vmhwm_kib"] for run in r["ours"]) / 1024
         tf_ready = max(run["rss_ready_kib"] for run in r["tf"]) / 1024
         our_ready = max(run.get("rss_ready_kib", -1024) for run in r["ours"]) / 1024
-        print("| %s | %.2f / %.2f | %.2f / %.2f | %.2fx | %.0f / %.0f | %.0f / %.0f |" % (
+        unopt = "not run"
+        if r["ours_unoptimized"]:
+            unopt_ms = sum((run["step_ms"] for run in r["ours_unoptimized"]), [])
+            unopt = "%.2f / %.0f" % (pct(unopt_ms, 50), max(
+                run["vmhwm_kib"] for run in r["ours_unoptimized"]) / 1024)
+        print("| %s | %.2f / %.2f | %.2f / %.2f | %.2fx | %.0f / %.0f | %.0f / %.0f | %s |" % (
             r["title"], pct(tf_ms, 50), pct(tf_ms, 90), pct(our_ms, 50), pct(our_ms, 90),
-            pct(our_ms, 50) / pct(tf_ms, 50), tf_hwm, our_hwm, tf_ready, our_ready))
+            pct(our_ms, 50) / pct(tf_ms, 50), tf_hwm, our_hwm, tf_ready, our_ready, unopt))
     for name in PENDING:
-        print("| %s | pending | | | | |" % PENDING[name])
+        print("| %s | pending | | | | | |" % PENDING[name])
     if results and results[next(iter(results))]["ours"]:
         first = results[next(iter(results))]["ours"][0]
         print("\nours: %s; %s" % (first.get("conv_backend", "conv: im2col + Eigen GEMM"),
