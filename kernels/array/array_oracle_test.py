@@ -105,6 +105,9 @@ for n, dt in MOVABLE.items():
     add(f"identity_{n}", lambda x: raw.Identity(input=x), [vals(dt, (2, 3))])
     add(f"stop_gradient_{n}", lambda x: raw.StopGradient(input=x),
         [vals(dt, (3,))])
+    add(f"prevent_gradient_{n}",
+        lambda x: raw.PreventGradient(input=x, message="no second derivative"),
+        [vals(dt, (2, 2))])
     add(f"placeholder_with_default_{n}",
         lambda x: raw.PlaceholderWithDefault(input=x, shape=[None, 2]),
         [vals(dt, (2, 2))])
@@ -807,6 +810,102 @@ add_error("gather_batch_dims_after_axis", gather(batch_dims=1),
 add_error("gather_batch_shape_mismatch", gather(batch_dims=1),
           [vals(np.float32, (3, 2)), i32([0, 1]), i32(1)],
           "params.shape[0]: 3 should be equal to indices.shape[0]: 2")
+
+# --- SpaceToBatchND / BatchToSpaceND -------------------------------------------
+
+# TensorFlow's shape functions insist on block_shape and paddings/crops of
+# known shape (their values stay unknown, so the kernels do the checking);
+# the rank errors its shape functions raise first are covered by the gtests.
+
+
+def shaped(v):
+    return tf_oracle.Placeholder(v, shape=v.shape)
+
+
+# (input shape, block_shape, paddings/crops): 1-D and 2-D blocks as dilated
+# Conv1D/Conv2D emit them, a block over fewer dimensions than the spatial
+# ones, unit blocks, and padding that fills whole blocks.
+S2B = [((1, 6, 1), [2], [[0, 0]]),
+       ((2, 5, 3), [2], [[1, 2]]),
+       ((2, 4, 6, 3), [2, 3], [[0, 0], [0, 0]]),
+       ((1, 5, 5, 2), [2, 2], [[2, 1], [1, 2]]),
+       ((2, 3, 4, 5, 2), [3, 2], [[1, 2], [0, 0]]),
+       ((3, 2, 3), [1, 1], [[0, 0], [1, 0]]),
+       ((0, 4, 4, 1), [2, 2], [[0, 0], [0, 0]]),
+       ((2, 2, 2, 1), [2, 2], [[2, 2], [0, 2]])]
+for i, (shape, block, pads) in enumerate(S2B):
+    for n, dt in (MOVABLE.items() if i == 2 else NUMERIC.items() if i == 3 else
+                  [("f32", np.float32)]):
+        if dt in (bytes, np.bool_, np.complex64, np.complex128):
+            continue  # TensorFlow registers real numbers only
+        for idx_name, idx in [("i32", i32), ("i64", i64)] if i < 2 else [("i32", i32)]:
+            add(f"space_to_batch_nd_{i}_{n}_{idx_name}",
+                lambda x, b, p: raw.SpaceToBatchND(input=x, block_shape=b, paddings=p),
+                [vals(dt, shape), shaped(idx(block)), shaped(idx(pads))])
+            # The inverse: crop what was padded.
+            out = raw.SpaceToBatchND(input=np.zeros(shape, np.float32),
+                                     block_shape=block, paddings=pads).shape
+            add(f"batch_to_space_nd_{i}_{n}_{idx_name}",
+                lambda x, b, c: raw.BatchToSpaceND(input=x, block_shape=b, crops=c),
+                [vals(dt, tuple(out)), shaped(idx(block)), shaped(idx(pads))])
+add("space_to_batch_nd_mixed_index_types",
+    lambda x, b, p: raw.SpaceToBatchND(input=x, block_shape=b, paddings=p),
+    [vals(np.float32, (1, 4, 4, 1)), shaped(i64([2, 2])), shaped(i32([[0, 0], [0, 0]]))])
+_x = vals(np.float32, (2, 4, 4, 1))
+for name, b, p, msg in [
+        ("zero_block", [0, 2], [[0, 0], [0, 0]],
+         "All values in block_shape must be positive, got value, 0 at index 0."),
+        ("neg_pad", [2, 2], [[-1, 0], [0, 0]], "Paddings must be non-negative"),
+        ("not_divisible", [3, 2], [[0, 0], [0, 0]],
+         "padded_shape[0]=4 is not divisible by block_shape[0]=3")]:
+    add_error(f"space_to_batch_nd_error_{name}",
+              lambda x, b, p: raw.SpaceToBatchND(input=x, block_shape=b, paddings=p),
+              [_x, shaped(i32(b)), shaped(i32(p))], msg)
+for name, shape, b, c, msg in [
+        ("batch", (3, 4, 4, 1), [2, 1], [[0, 0], [0, 0]],
+         "Input batch dimension (3) is not divisible by product of block sizes (2)"),
+        ("neg_crop", (4, 4, 4, 1), [2, 2], [[-1, 0], [0, 0]], "Crops must be non-negative"),
+        ("crop_big", (4, 1, 4, 1), [2, 2], [[2, 1], [0, 0]],
+         "cropped_shape[0]=-1 must be non-negative"),
+        ("zero_block", (4, 4, 4, 1), [0, 2], [[0, 0], [0, 0]],
+         "Product of block sizes must be positive, got 0")]:
+    add_error(f"batch_to_space_nd_error_{name}",
+              lambda x, b, c: raw.BatchToSpaceND(input=x, block_shape=b, crops=c),
+              [vals(np.float32, shape), shaped(i32(b)), shaped(i32(c))], msg)
+
+# --- OneHot --------------------------------------------------------------------
+
+for n, dt in MOVABLE.items():
+    on, off = vals(dt, (2,), start=7)
+    add(f"one_hot_{n}",
+        lambda i, d, a, b: raw.OneHot(indices=i, depth=d, on_value=a, off_value=b),
+        [i64([[0, 2, -1], [3, 1, 5]]), i32(4), on, off])
+for ti_name, ti in [("u8", np.uint8), ("i8", np.int8), ("i32", np.int32), ("i64", np.int64)]:
+    for axis in [-1, 0, 1, 2]:
+        add(f"one_hot_axis{axis}_{ti_name}",
+            lambda i, d, a, b, axis=axis: raw.OneHot(indices=i, depth=d, on_value=a,
+                                                     off_value=b, axis=axis),
+            [np.array([[0, 2, 1], [3, 1, 9]], ti), i32(4), np.float32(5), np.float32(-1)])
+add("one_hot_scalar_index",
+    lambda i, d, a, b: raw.OneHot(indices=i, depth=d, on_value=a, off_value=b),
+    [i32(2), i32(3), np.float64(1), np.float64(0)])
+add("one_hot_depth_zero",
+    lambda i, d, a, b: raw.OneHot(indices=i, depth=d, on_value=a, off_value=b, axis=0),
+    [i32([1, 2]), i32(0), np.float32(1), np.float32(0)])
+add("one_hot_empty_indices",
+    lambda i, d, a, b: raw.OneHot(indices=i, depth=d, on_value=a, off_value=b),
+    [np.zeros((0, 2), np.int32), i32(3), np.float32(1), np.float32(0)])
+for name, d, a, b, axis, msg in [
+        ("depth_negative", i32(-1), 1.0, 0.0, -1, "depth must be non-negative, got: -1"),
+        ("axis_high", i32(3), 1.0, 0.0, 2,
+         "Expected axis to be -1 or between [0, 2).  But received: 2"),
+        ("depth_shape", i32([3]), 1.0, 0.0, -1, "depth must be a scalar, but got: [1]"),
+        ("on_shape", i32(3), [1.0], 0.0, -1, "on_value must be a scalar, but got: [1]"),
+        ("off_shape", i32(3), 1.0, [0.0], -1, "off_value must be a scalar, but got: [1]")]:
+    add_error(f"one_hot_error_{name}",
+              lambda i, d, a, b, axis=axis: raw.OneHot(indices=i, depth=d, on_value=a,
+                                                       off_value=b, axis=axis),
+              [i32([1, 2]), d, np.asarray(a, np.float32), np.asarray(b, np.float32)], msg)
 
 ArrayOracleTest = tf_oracle.make_test_class("kernels/array/run_array_cases",
                                             cases)

@@ -486,4 +486,67 @@ for dtype in LOW_PRECISION:
                   [values((4, 6), np.float32, 0.5, 1.5).astype(dtype),
                    np.array([1], np.int32)], **low_precision_tol(dtype, ulps=4))
 
+# ---- IsFinite / IsNan / IsInf ---------------------------------------------------
+
+CLASSIFY_SPECIALS = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0,
+                              -3.5, 1e-30, 6e4], np.float32)
+for op in ["IsFinite", "IsNan", "IsInf"]:
+    for dtype in FLOATS + [np.float16, tf.bfloat16.as_numpy_dtype]:
+        n = dname(dtype)
+        cases.add(f"{op}_{n}_specials", lambda x, fn=getattr(raw, op): fn(x=x),
+                  [CLASSIFY_SPECIALS.astype(dtype)])
+        cases.add(f"{op}_{n}_2d", lambda x, fn=getattr(raw, op): fn(x=x),
+                  [values((3, 4), np.float32).astype(dtype)])
+    cases.add(f"{op}_empty", lambda x, fn=getattr(raw, op): fn(x=x),
+              [np.zeros((0, 3), np.float32)])
+
+# ---- Cumsum ---------------------------------------------------------------------
+
+for dtype in NUMBERS + [np.float16]:
+    for shape, axis in [((7,), 0), ((3, 5), 0), ((3, 5), 1), ((3, 5), -1),
+                        ((2, 3, 4), 1), ((2, 3, 4), -3), ((0, 4), 1)]:
+        for exclusive in (False, True):
+            for reverse in (False, True):
+                cases.add(f"Cumsum_{dname(dtype)}_{shape_name(shape)}_axis{axis}"
+                          f"_e{int(exclusive)}_r{int(reverse)}",
+                          lambda x, a, e=exclusive, r=reverse: raw.Cumsum(
+                              x=x, axis=a, exclusive=e, reverse=r),
+                          [values(shape, dtype), np.array(axis, np.int32)],
+                          **({"rtol": 1e-2, "atol": 1e-2} if dtype == np.float16 else {}))
+cases.add("Cumsum_axis_int64", lambda x, a: raw.Cumsum(x=x, axis=a),
+          [values((3, 4), np.float64), np.array(1, np.int64)])
+cases.add("Cumsum_axis_out_of_range", lambda x, a: raw.Cumsum(x=x, axis=a),
+          [values((2, 3), np.float32), np.array(2, np.int32)],
+          expect_code=INVALID_ARGUMENT,
+          message_contains=["ScanOp: Expected scan axis in the range [-2, 2), but got 2"])
+cases.add("Cumsum_axis_not_scalar", lambda x, a: raw.Cumsum(x=x, axis=a),
+          [values((2, 3), np.float32), np.array([1], np.int32)],
+          expect_code=INVALID_ARGUMENT,
+          message_contains=["ScanOp: axis must be a scalar, not [1]"])
+
+# ---- TopKV2 ---------------------------------------------------------------------
+
+for dtype in NUMBERS + [np.float16]:
+    for shape, k in [((10,), 3), ((4, 9), 1), ((4, 9), 4), ((2, 3, 6), 6),
+                     ((3, 5), 0), ((0, 5), 2)]:
+        # Small integers so that ties are frequent: TensorFlow puts the lower
+        # index first.
+        cases.add(f"TopKV2_{dname(dtype)}_{shape_name(shape)}_k{k}",
+                  lambda x, k_: raw.TopKV2(input=x, k=k_),
+                  [rng.integers(-3, 4, size=shape).astype(dtype), np.array(k, np.int32)])
+    cases.add(f"TopKV2_{dname(dtype)}_distinct",
+              lambda x, k_: raw.TopKV2(input=x, k=k_),
+              [values((5, 40), dtype, -1000, 1000), np.array(7, np.int32)])
+cases.add("TopKV2_k_int64", lambda x, k_: raw.TopKV2(input=x, k=k_),
+          [values((3, 8), np.float32), np.array(2, np.int64)])
+for name, x, k, msg in [
+        ("k_negative", values((2, 3), np.float32), np.array(-1, np.int32), "Need k >= 0, got -1"),
+        ("k_too_big", values((2, 3), np.float32), np.array(4, np.int32),
+         "input must have at least k columns. Had 3, needed 4"),
+        ("k_not_scalar", values((2, 3), np.float32), np.array([1], np.int32),
+         "k must be scalar, got shape [1]"),
+        ("scalar_input", np.float32(1), np.array(0, np.int32), "input must be >= 1-D, got shape []")]:
+    cases.add(f"TopKV2_error_{name}", lambda x, k_: raw.TopKV2(input=x, k=k_), [x, k],
+              expect_code=INVALID_ARGUMENT, message_contains=[msg])
+
 MathOracleTest = tf_oracle.make_test_class("kernels/math/run_math_cases", cases)

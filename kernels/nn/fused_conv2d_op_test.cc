@@ -1,7 +1,7 @@
 // _FusedConv2D and _FusedDepthwiseConv2dNative against the unfused ops run
 // one after another: the Conv2D / DepthwiseConv2dNative kernel, then the
 // BiasAdd kernel, then the addend and the activation by their definition (in
-// double; Elu, LeakyRelu and Gelu have no kernels of their own here). Each
+// double, so the reference does not lean on the activation kernels). Each
 // case runs on the automatic path (oneDNN with post-ops, unless
 // TRIBUTARY_CONV_BACKEND=im2col: the fused_conv2d_op_im2col_test target) and
 // on the engine's forced blocked path (the unfused engine + the epilogue

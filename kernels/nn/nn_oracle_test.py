@@ -1,6 +1,7 @@
 """Every nn kernel against live TensorFlow: values and error codes.
 
-Covers BiasAdd, BiasAddGrad, Relu, ReluGrad, Relu6, Relu6Grad, TanhGrad, SigmoidGrad, Softmax,
+Covers BiasAdd, BiasAddGrad, Relu, ReluGrad, Relu6, Relu6Grad, Elu, Selu, LeakyRelu, Softplus,
+Softsign and their gradients, ResizeNearestNeighborGrad, TanhGrad, SigmoidGrad, Softmax,
 LogSoftmax, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits,
 Conv2D, DepthwiseConv2dNative, _FusedConv2D, _FusedMatMul, MaxPool, AvgPool, FusedBatchNorm{,V2,V3} and FusedBatchNormGrad{,V2,V3} across dtypes, ranks, layouts, paddings, strides
 and dilations, plus the shape and attribute errors TensorFlow reports.
@@ -866,6 +867,94 @@ cases.add("fused_matmul_two_args_for_bias",
           lambda a, b, bias: fused_matmul(a, b, bias, bias, fused_ops=["BiasAdd"]),
           [rand((3, 4), np.float32), rand((4, 5), np.float32), rand((5,), np.float32)],
           expect_code=INVALID_ARGUMENT, message_contains=["must have one extra argument"])
+
+
+# ---- Elu / Selu / LeakyRelu / Softplus / Softsign and gradients -------------
+
+# A few ulps: the same Eigen expressions in T as TensorFlow's kernels. The
+# atol is the smallest normal number: TensorFlow's threads flush denormals to
+# zero, ours do not (Eigen's exp(-inf) is a denormal before flushing).
+ULPS = {np.float32: dict(rtol=5e-7, atol=1.2e-38),
+        np.float64: dict(rtol=1e-15, atol=2.3e-308),
+        np.float16: dict(rtol=2e-3, atol=1e-4),
+        tf.bfloat16.as_numpy_dtype: dict(rtol=1.6e-2, atol=1e-3)}
+ACT_DTYPES = [np.float32, np.float64, np.float16, tf.bfloat16.as_numpy_dtype]
+ACT_SPECIALS = np.array([np.nan, -np.inf, np.inf, -100.0, -20.0, -15.0, -13.0,
+                         -1.0, -0.0, 0.0, 1e-8, 2.5, 13.0, 15.0, 20.0, 100.0],
+                        np.float32)
+
+
+def act_inputs(shape, dtype):
+    """Normal values spread over [-20, 20] so Softplus's thresholds are hit."""
+    return (rng.standard_normal(shape) * 6).astype(np.float32).astype(dtype)
+
+
+ACTIVATIONS = {
+    "Elu": (lambda x: raw.Elu(features=x), "EluGrad",
+            lambda g, y: raw.EluGrad(gradients=g, outputs=y)),
+    "Selu": (lambda x: raw.Selu(features=x), "SeluGrad",
+             lambda g, y: raw.SeluGrad(gradients=g, outputs=y)),
+    "LeakyRelu": (lambda x: raw.LeakyRelu(features=x), "LeakyReluGrad",
+                  lambda g, f: raw.LeakyReluGrad(gradients=g, features=f)),
+    "LeakyRelu_alpha0_3": (lambda x: raw.LeakyRelu(features=x, alpha=0.3), "LeakyReluGrad",
+                           lambda g, f: raw.LeakyReluGrad(gradients=g, features=f, alpha=0.3)),
+    "LeakyRelu_alpha1_5": (lambda x: raw.LeakyRelu(features=x, alpha=1.5), "LeakyReluGrad",
+                           lambda g, f: raw.LeakyReluGrad(gradients=g, features=f, alpha=1.5)),
+    "Softplus": (lambda x: raw.Softplus(features=x), "SoftplusGrad",
+                 lambda g, f: raw.SoftplusGrad(gradients=g, features=f)),
+    "Softsign": (lambda x: raw.Softsign(features=x), "SoftsignGrad",
+                 lambda g, f: raw.SoftsignGrad(gradients=g, features=f)),
+}
+for name, (fwd, grad_name, grad) in ACTIVATIONS.items():
+    for dtype in ACT_DTYPES:
+        tol = ULPS[dtype]
+        for shape in [(7,), (3, 40), (0, 5)]:
+            suffix = f"{tname(dtype)}_{shape_name(shape)}"
+            cases.add(f"{name}_{suffix}", fwd, [act_inputs(shape, dtype)], **tol)
+            # Elu/Selu gradients take the forward's outputs: feed real ones.
+            second = act_inputs(shape, dtype)
+            if grad_name in ("EluGrad", "SeluGrad"):
+                second = fwd(tf.constant(second)).numpy()
+            cases.add(f"{name}_grad_{suffix}", grad,
+                      [act_inputs(shape, dtype), second], **tol)
+        cases.add(f"{name}_specials_{tname(dtype)}", fwd,
+                  [ACT_SPECIALS.astype(dtype)], **tol)
+    cases.add(f"{name}_grad_specials", grad,
+              [ACT_SPECIALS[::-1].copy(), ACT_SPECIALS], **ULPS[np.float32])
+for grad_name in ["EluGrad", "SeluGrad", "LeakyReluGrad", "SoftplusGrad", "SoftsignGrad"]:
+    second = "outputs" if grad_name in ("EluGrad", "SeluGrad") else "features"
+    cases.add(f"{grad_name}_shape_mismatch",
+              lambda g, f, op=getattr(raw, grad_name), second=second: op(
+                  **{"gradients": g, second: f}),
+              [rand((2, 3), np.float32), rand((3, 2), np.float32)],
+              expect_code=INVALID_ARGUMENT,
+              message_contains=["must have the same size and shape", "[2,3]", "[3,2]"])
+
+# ---- ResizeNearestNeighborGrad ----------------------------------------------
+
+for dtype in [np.float32, np.float64, np.float16, np.int32, np.uint8]:
+    for gshape, size in [((2, 4, 6, 3), (2, 3)), ((1, 3, 5, 2), (7, 4)),
+                         ((1, 5, 5, 1), (5, 5)), ((1, 1, 1, 2), (3, 3)),
+                         ((2, 6, 4, 1), (4, 8))]:
+        for align, half in [(False, False), (True, False), (False, True)]:
+            grads = (rng.integers(0, 4, size=gshape) if dtype == np.uint8
+                     else rand(gshape, dtype)).astype(dtype)
+            cases.add(f"resize_nn_grad_{tname(dtype)}_{shape_name(gshape)}_to_"
+                      f"{size[0]}x{size[1]}_a{int(align)}_h{int(half)}",
+                      lambda g, s, align=align, half=half: raw.ResizeNearestNeighborGrad(
+                          grads=g, size=s, align_corners=align, half_pixel_centers=half),
+                      [grads, np.array(size, np.int32)], rtol=1e-2 if dtype == np.float16 else None,
+                      atol=1e-2 if dtype == np.float16 else None)
+for name, g, size, msg in [
+        ("rank", rand((2, 3), np.float32), [2, 2], "input must be 4-dimensional"),
+        ("size_rank", rand((1, 2, 3, 1), np.float32), [[2, 2]], "shape_t must be 1-dimensional"),
+        ("size_len", rand((1, 2, 3, 1), np.float32), [2, 2, 2], "shape_t must have two elements"),
+        ("size_zero", rand((1, 2, 3, 1), np.float32), [0, 2],
+         "shape_t's elements must be positive")]:
+    cases.add(f"resize_nn_grad_error_{name}",
+              lambda g, s: raw.ResizeNearestNeighborGrad(grads=g, size=s),
+              [g, np.array(size, np.int32)], expect_code=INVALID_ARGUMENT,
+              message_contains=[msg])
 
 
 NnOracleTest = tf_oracle.make_test_class("kernels/nn/run_nn_cases", cases)

@@ -283,6 +283,68 @@ class ResizeBilinearGradOp : public OpKernel {
   ResizeAttrs attrs_;
 };
 
+// grads [b, h, w, c] -> [b, size[0], size[1], c]: each gradient added to the
+// original pixel the forward copied it from (the forward's NearestTaps from
+// the original size to the resized one). Sums run in T, as in TensorFlow.
+// align_corners together with half_pixel_centers is not rejected here:
+// TensorFlow's gradient accepts it too.
+template <typename T>
+class ResizeNearestNeighborGradOp : public OpKernel {
+ public:
+  explicit ResizeNearestNeighborGradOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("align_corners", &attrs_.align_corners));
+    OP_REQUIRES_OK(
+        ctx, ctx->GetAttr("half_pixel_centers", &attrs_.half_pixel_centers));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& grads = ctx->input(0);
+    OP_REQUIRES(ctx, grads.dims() == 4,
+                errors::InvalidArgument("input must be 4-dimensional",
+                                        grads.shape().DebugString()));
+    const Tensor& size = ctx->input(1);
+    OP_REQUIRES(ctx, size.dims() == 1,
+                errors::InvalidArgument("shape_t must be 1-dimensional",
+                                        size.shape().DebugString()));
+    OP_REQUIRES(ctx, size.NumElements() == 2,
+                errors::InvalidArgument("shape_t must have two elements",
+                                        size.shape().DebugString()));
+    const int64_t orig_h = size.vec<int32_t>()(0);
+    const int64_t orig_w = size.vec<int32_t>()(1);
+    OP_REQUIRES(ctx, orig_h > 0 && orig_w > 0,
+                errors::InvalidArgument("shape_t's elements must be positive"));
+    const int64_t batch = grads.dim_size(0), in_h = grads.dim_size(1),
+                  in_w = grads.dim_size(2), channels = grads.dim_size(3);
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(
+                            0, TensorShape({batch, orig_h, orig_w, channels}),
+                            &out));
+    T* o = out->flat<T>().data();
+    const int64_t size_out = out->NumElements();
+    std::fill(o, o + size_out, T(0));
+    if (grads.NumElements() == 0 || size_out == 0) return;
+    const std::vector<int64_t> ys = NearestTaps(
+        orig_h, in_h, ResizeScale(orig_h, in_h, attrs_.align_corners), attrs_);
+    const std::vector<int64_t> xs = NearestTaps(
+        orig_w, in_w, ResizeScale(orig_w, in_w, attrs_.align_corners), attrs_);
+    const T* g = grads.flat<T>().data();
+    for (int64_t b = 0; b < batch; ++b) {
+      T* image = o + b * orig_h * orig_w * channels;
+      for (int64_t y = 0; y < in_h; ++y) {
+        T* row = image + ys[y] * orig_w * channels;
+        for (int64_t x = 0; x < in_w; ++x) {
+          T* pixel = row + xs[x] * channels;
+          for (int64_t c = 0; c < channels; ++c, ++g) pixel[c] += *g;
+        }
+      }
+    }
+  }
+
+ private:
+  ResizeAttrs attrs_;
+};
+
 #define REGISTER_RESIZE(T)                                                     \
   REGISTER_KERNEL_BUILDER(                                                     \
       Name("ResizeBilinear").Device(DEVICE_CPU).TypeConstraint<T>("T"),        \
@@ -311,6 +373,20 @@ REGISTER_RESIZE_BILINEAR_GRAD(double);
 REGISTER_RESIZE_BILINEAR_GRAD(half);
 REGISTER_RESIZE_BILINEAR_GRAD(bfloat16);
 #undef REGISTER_RESIZE_BILINEAR_GRAD
+
+#define REGISTER_RESIZE_NEAREST_GRAD(T)                          \
+  REGISTER_KERNEL_BUILDER(Name("ResizeNearestNeighborGrad")      \
+                              .Device(DEVICE_CPU)                \
+                              .TypeConstraint<T>("T"),           \
+                          ResizeNearestNeighborGradOp<T>)
+REGISTER_RESIZE_NEAREST_GRAD(float);
+REGISTER_RESIZE_NEAREST_GRAD(double);
+REGISTER_RESIZE_NEAREST_GRAD(half);
+REGISTER_RESIZE_NEAREST_GRAD(bfloat16);
+REGISTER_RESIZE_NEAREST_GRAD(int8_t);
+REGISTER_RESIZE_NEAREST_GRAD(uint8_t);
+REGISTER_RESIZE_NEAREST_GRAD(int32_t);
+#undef REGISTER_RESIZE_NEAREST_GRAD
 
 }  // namespace
 }  // namespace tributary

@@ -301,6 +301,46 @@ REGISTER_OP("GatherV2")
     .Attr("Tindices: {int16, int32, int64}")
     .Attr("Taxis: {int32, int64}");
 
+// Identity whose gradient is an error (`message` says why).
+REGISTER_OP("PreventGradient")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("message: string = ''");
+
+// One-hot encoding: a new dimension of `depth` at `axis` holding on_value at
+// each index and off_value elsewhere.
+REGISTER_OP("OneHot")
+    .Input("indices: TI")
+    .Input("depth: int32")
+    .Input("on_value: T")
+    .Input("off_value: T")
+    .Attr("axis: int = -1")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("TI: {uint8, int8, int32, int64} = DT_INT64");
+
+// Zero-pads the spatial dimensions, then moves blocks of block_shape from
+// them into the batch (dilated convolutions); BatchToSpaceND inverts it and
+// crops.
+REGISTER_OP("SpaceToBatchND")
+    .Input("input: T")
+    .Input("block_shape: Tblock_shape")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tblock_shape: {int32, int64} = DT_INT32")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32");
+
+REGISTER_OP("BatchToSpaceND")
+    .Input("input: T")
+    .Input("block_shape: Tblock_shape")
+    .Input("crops: Tcrops")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tblock_shape: {int32, int64} = DT_INT32")
+    .Attr("Tcrops: {int32, int64} = DT_INT32");
+
 }  // namespace tributary
 
 // clang-format on

@@ -484,6 +484,48 @@ REGISTER_OP("Range")
         "Tidx: {bfloat16, half, float, double, int8, int16, int32, int64, "
         "uint16, uint32, uint64} = DT_INT32");
 
+// --- Floating-point classification (mixed-precision loss scaling) -----------
+
+REGISTER_OP("IsFinite")
+    .Input("x: T")
+    .Output("y: bool")
+    .Attr("T: {bfloat16, half, float, double}");
+
+REGISTER_OP("IsNan")
+    .Input("x: T")
+    .Output("y: bool")
+    .Attr("T: {bfloat16, half, float, double}");
+
+REGISTER_OP("IsInf")
+    .Input("x: T")
+    .Output("y: bool")
+    .Attr("T: {bfloat16, half, float, double}");
+
+// --- Scans and selection -----------------------------------------------------
+
+// Running sum along `axis`; exclusive leaves out the element itself, reverse
+// runs from the end.
+REGISTER_OP("Cumsum")
+    .Input("x: T")
+    .Input("axis: Tidx")
+    .Attr("exclusive: bool = false")
+    .Attr("reverse: bool = false")
+    .Output("out: T")
+    .Attr("T: numbertype")
+    .Attr("Tidx: {int32, int64} = DT_INT32");
+
+// The k largest entries of each last-dimension row and their indices (ties:
+// the lower index first).
+REGISTER_OP("TopKV2")
+    .Input("input: T")
+    .Input("k: Tk")
+    .Output("values: T")
+    .Output("indices: index_type")
+    .Attr("sorted: bool = true")
+    .Attr("T: realnumbertype")
+    .Attr("Tk: {int16, int32, int64} = DT_INT32")
+    .Attr("index_type: {int16, int32, int64} = DT_INT32");
+
 }  // namespace tributary
 
 // clang-format on

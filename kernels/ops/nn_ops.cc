@@ -64,6 +64,75 @@ REGISTER_OP("Relu6Grad")
     .Output("backprops: T")
     .Attr("T: realnumbertype");
 
+// --- Smooth and leaky activations (Keras activation='elu'|'selu'|'softplus'|
+// 'softsign', LeakyReLU and ELU layers) ----------------------------------------
+
+// features where > 0, else exp(features) - 1.
+REGISTER_OP("Elu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}");
+
+// Written in terms of the forward output: gradients * (outputs + 1) where
+// outputs < 0, else gradients.
+REGISTER_OP("EluGrad")
+    .Input("gradients: T")
+    .Input("outputs: T")
+    .Output("backprops: T")
+    .Attr("T: {half, bfloat16, float, double}");
+
+// scale * Elu(features) with alpha, Klambauer et al.'s self-normalising
+// constants.
+REGISTER_OP("Selu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}");
+
+REGISTER_OP("SeluGrad")
+    .Input("gradients: T")
+    .Input("outputs: T")
+    .Output("backprops: T")
+    .Attr("T: {half, bfloat16, float, double}");
+
+// features where > 0, else alpha * features. The remapper fuses it into
+// _FusedConv2D/_FusedMatMul as leakyrelu_alpha = alpha.
+REGISTER_OP("LeakyRelu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("alpha: float = 0.2")
+    .Attr("T: {half, bfloat16, float, double} = DT_FLOAT");
+
+REGISTER_OP("LeakyReluGrad")
+    .Input("gradients: T")
+    .Input("features: T")
+    .Output("backprops: T")
+    .Attr("alpha: float = 0.2")
+    .Attr("T: {half, bfloat16, float, double} = DT_FLOAT");
+
+// log(exp(features) + 1).
+REGISTER_OP("Softplus")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}");
+
+REGISTER_OP("SoftplusGrad")
+    .Input("gradients: T")
+    .Input("features: T")
+    .Output("backprops: T")
+    .Attr("T: {half, bfloat16, float, double}");
+
+// features / (abs(features) + 1).
+REGISTER_OP("Softsign")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}");
+
+REGISTER_OP("SoftsignGrad")
+    .Input("gradients: T")
+    .Input("features: T")
+    .Output("backprops: T")
+    .Attr("T: {half, bfloat16, float, double}");
+
 // --- Softmax and losses ------------------------------------------------------
 
 // Both normalise over the last dimension.
@@ -447,6 +516,16 @@ REGISTER_OP("ResizeBilinearGrad")
     .Attr("align_corners: bool = false")
     .Attr("half_pixel_centers: bool = false");
 
+
+// ResizeNearestNeighbor's gradient: each output pixel's gradient summed into
+// the input pixel it was copied from; `size` is the original image's [h, w].
+REGISTER_OP("ResizeNearestNeighborGrad")
+    .Input("grads: T")
+    .Input("size: int32")
+    .Output("output: T")
+    .Attr("T: {uint8, int8, int32, half, float, double, bfloat16}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false");
 
 }  // namespace tributary
 

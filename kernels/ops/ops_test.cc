@@ -44,6 +44,7 @@ const std::vector<std::string>& RequiredOps() {
       "LogicalOr", "LogicalNot", "Select", "SelectV2", "Cast", "MatMul", "Sum",
       "Mean", "Max", "Min", "Prod", "ArgMax", "ArgMin", "Range",
       "Floor", "Ceil", "Cos", "Sin", "Sign", "Qr",
+      "IsFinite", "IsNan", "IsInf", "Cumsum", "TopKV2",
       // NN.
       "BiasAdd", "BiasAddGrad", "Relu", "ReluGrad", "Relu6", "Relu6Grad", "Softmax", "LogSoftmax",
       "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
@@ -57,12 +58,16 @@ const std::vector<std::string>& RequiredOps() {
       "ResizeBilinearGrad", "FusedBatchNorm", "FusedBatchNormV2",
       "FusedBatchNormV3", "FusedBatchNormGrad", "FusedBatchNormGradV2",
       "FusedBatchNormGradV3", "L2Loss", "_FusedConv2D",
+      "Elu", "EluGrad", "Selu", "SeluGrad", "LeakyRelu", "LeakyReluGrad",
+      "Softplus", "SoftplusGrad", "Softsign", "SoftsignGrad",
+      "ResizeNearestNeighborGrad",
       "_FusedDepthwiseConv2dNative", "_FusedMatMul",
       // Array.
       "Reshape", "Shape", "ShapeN", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
       "ExpandDims", "Squeeze", "ConcatV2", "Pack", "Unpack", "Transpose",
       "Tile", "Slice", "StridedSlice", "BroadcastGradientArgs", "BroadcastTo",
       "Pad", "PadV2", "MirrorPad", "Split", "SplitV", "DiagPart", "Where", "GatherNd", "ReverseV2",
+      "PreventGradient", "OneHot", "SpaceToBatchND", "BatchToSpaceND",
       // TensorLists.
       "EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
       "TensorListGetItem", "TensorListSetItem", "TensorListStack",

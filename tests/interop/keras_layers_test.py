@@ -3,7 +3,10 @@
 Conv1D, Conv2DTranspose, UpSampling2D (nearest and bilinear), Resizing
 (bilinear, nearest, and crop_to_aspect_ratio), global pooling,
 LayerNormalization, Dense with gelu (exact and tanh approximation),
-Embedding, MultiHeadAttention (its Einsum ops), EinsumDense.
+Embedding, MultiHeadAttention (its Einsum ops), EinsumDense, the elu/selu/
+softplus/softsign activations with LeakyReLU and ELU layers, and dilated
+Conv1D/Conv2D (TensorFlow 2.21 freezes those as SpaceToBatchND -> Conv2D ->
+BatchToSpaceND).
 
 Weights are Keras's initialisers seeded by keras.utils.set_random_seed.
 Tolerance: rtol 1e-5, atol 1e-5 (shallow float32 models; summation order
@@ -83,6 +86,16 @@ MODELS = {
         L.Dense(2, activation="softmax")], dtype="int32"), (2, 6), tf.int32),
     "multi_head_attention": (mha_model, (2, 6, 16), tf.float32),
     "cross_attention": (cross_attention_model, (2, 4, 6, 8), tf.float32),
+    "activations": (lambda: seq((10, 4), [
+        L.Conv1D(6, 3, activation="elu"), L.LeakyReLU(0.3),
+        L.Dense(5, activation="selu"), L.ELU(0.7),
+        L.Dense(5, activation="softplus"), L.Dense(4, activation="softsign"),
+        L.LeakyReLU()]), (2, 10, 4), tf.float32),
+    "dilated_conv": (lambda: seq((16, 3), [
+        L.Conv1D(4, 3, dilation_rate=2, padding="causal", activation="relu"),
+        L.Reshape((4, 4, 4)),
+        L.Conv2D(3, 3, dilation_rate=2, padding="same"),
+        L.Conv2D(2, 2, dilation_rate=(1, 2))]), (2, 16, 3), tf.float32),
     "einsum_dense": (lambda: seq((5, 8), [
         L.EinsumDense("abc,cde->abde", output_shape=(5, 3, 4), bias_axes="de"),
     ]), (2, 5, 8), tf.float32),

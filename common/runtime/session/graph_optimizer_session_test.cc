@@ -129,7 +129,8 @@ TEST(GraphOptimizerSessionTest, DenseLayersEqualTheUnfusedGraph) {
                      FloatConst("b2", {3}, 7);
   text += Op("mm1", "MatMul", {"x", "w1"}) + Op("z1", "BiasAdd", {"mm1", "b1"}) +
           Op("h1", "Tanh", {"z1"}) + Op("mm2", "MatMul", {"h1", "w2"}) +
-          Op("z2", "BiasAdd", {"mm2", "b2"}) + Op("h2", "Sigmoid", {"z2"});
+          Op("z2", "BiasAdd", {"mm2", "b2"}) + Op("h2", "LeakyRelu", {"z2"},
+                                                 "attr { key: 'alpha' value { f: 0.3 } } ");
   auto [on, off] = OnAndOff(text, {{"x", RandomImage({4, 6})}}, "h2:0");
   test::ExpectTensorNear<float>(on, off, 1e-5);
 }
