@@ -21,27 +21,13 @@ class MatMulOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& a = ctx->input(0);
     const Tensor& b = ctx->input(1);
-    // TensorFlow's CPU MatMul is its BatchMatMul kernel in "legacy" mode;
-    // same checks, same messages.
-    OP_REQUIRES(ctx, a.dims() == b.dims(),
-                errors::InvalidArgument("In[0] and In[1] has different ndims: ",
-                                        a.shape().DebugString(), " vs. ",
-                                        b.shape().DebugString()));
-    OP_REQUIRES(ctx, a.dims() == 2,
-                errors::InvalidArgument(
-                    "In[0] and In[1] ndims must be == 2: ", a.dims()));
-    const int64_t m = a.dim_size(transpose_a_ ? 1 : 0);
-    const int64_t k = a.dim_size(transpose_a_ ? 0 : 1);
-    const int64_t k2 = b.dim_size(transpose_b_ ? 1 : 0);
-    const int64_t n = b.dim_size(transpose_b_ ? 0 : 1);
-    OP_REQUIRES(ctx, k == k2,
-                errors::InvalidArgument(
-                    "Matrix size-incompatible: In[0]: ",
-                    a.shape().DebugString(), ", In[1]: ",
-                    b.shape().DebugString()));
+    int64_t k = 0;
+    absl::StatusOr<TensorShape> shape =
+        functor::MatMulOutputShape(a, b, transpose_a_, transpose_b_, &k);
+    OP_REQUIRES_OK(ctx, shape.status());
     OP_REQUIRES_OK(ctx, functor::MatMulBackendStatus<T>());
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &out));
     if (out->NumElements() == 0) return;
     if (k == 0) {
       // An empty inner dimension sums nothing.

@@ -2,10 +2,36 @@
 
 #include <cstdint>
 
+#include "common/framework/status.h"
 #include "kernels/math/matmul_blas.h"
 
 namespace tributary {
 namespace functor {
+
+absl::StatusOr<TensorShape> MatMulOutputShape(const Tensor& a, const Tensor& b,
+                                              bool transpose_a, bool transpose_b,
+                                              int64_t* k) {
+  // TensorFlow's CPU MatMul is its BatchMatMul kernel in "legacy" mode;
+  // same checks, same messages.
+  if (a.dims() != b.dims()) {
+    return errors::InvalidArgument("In[0] and In[1] has different ndims: ",
+                                   a.shape().DebugString(), " vs. ",
+                                   b.shape().DebugString());
+  }
+  if (a.dims() != 2) {
+    return errors::InvalidArgument("In[0] and In[1] ndims must be == 2: ",
+                                   a.dims());
+  }
+  *k = a.dim_size(transpose_a ? 0 : 1);
+  if (*k != b.dim_size(transpose_b ? 1 : 0)) {
+    return errors::InvalidArgument("Matrix size-incompatible: In[0]: ",
+                                   a.shape().DebugString(), ", In[1]: ",
+                                   b.shape().DebugString());
+  }
+  return TensorShape(
+      {a.dim_size(transpose_a ? 1 : 0), b.dim_size(transpose_b ? 0 : 1)});
+}
+
 namespace {
 
 // Contract a's dimension 1 (0 when transposed) with b's 0 (1 when

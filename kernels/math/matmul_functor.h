@@ -14,12 +14,21 @@
 #include <type_traits>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "common/framework/tensor.h"
 #include "common/framework/tensor_types.h"
 #include "kernels/math/matmul_backend.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace tributary {
 namespace functor {
+
+// The [m, n] shape of op(a) * op(b), and its inner size k, with TensorFlow's
+// MatMul checks and messages (InvalidArgument unless a and b are matrices
+// whose inner dimensions agree). MatMul and _FusedMatMul share it.
+absl::StatusOr<TensorShape> MatMulOutputShape(const Tensor& a, const Tensor& b,
+                                              bool transpose_a, bool transpose_b,
+                                              int64_t* k);
 
 // Whether T's products may go to BLAS (which has no integer GEMM).
 template <typename T>

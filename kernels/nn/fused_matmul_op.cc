@@ -33,23 +33,13 @@ class FusedMatMulOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& a = ctx->input(0);
     const Tensor& b = ctx->input(1);
-    OP_REQUIRES(ctx, a.dims() == b.dims(),
-                errors::InvalidArgument("In[0] and In[1] has different ndims: ",
-                                        a.shape().DebugString(), " vs. ",
-                                        b.shape().DebugString()));
-    OP_REQUIRES(ctx, a.dims() == 2,
-                errors::InvalidArgument(
-                    "In[0] and In[1] ndims must be == 2: ", a.dims()));
-    const int64_t m = a.dim_size(transpose_a_ ? 1 : 0);
-    const int64_t k = a.dim_size(transpose_a_ ? 0 : 1);
-    const int64_t k2 = b.dim_size(transpose_b_ ? 1 : 0);
-    const int64_t n = b.dim_size(transpose_b_ ? 0 : 1);
-    OP_REQUIRES(ctx, k == k2,
-                errors::InvalidArgument(
-                    "Matrix size-incompatible: In[0]: ",
-                    a.shape().DebugString(), ", In[1]: ",
-                    b.shape().DebugString()));
-    const TensorShape out_shape({m, n});
+    int64_t k = 0;
+    absl::StatusOr<TensorShape> shape =
+        functor::MatMulOutputShape(a, b, transpose_a_, transpose_b_, &k);
+    OP_REQUIRES_OK(ctx, shape.status());
+    const TensorShape& out_shape = *shape;
+    const int64_t m = out_shape.dim_size(0);
+    const int64_t n = out_shape.dim_size(1);
     nn::ChannelAffine<nn::EpilogueType<T>> affine;
     OP_REQUIRES_OK(ctx, nn::PrepareArgs<T>(ctx, spec_, /*first=*/2, out_shape,
                                            &affine));
