@@ -35,7 +35,6 @@ sys.path.insert(0, "tests/interop")  # cwd is the runfiles root
 
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
-from tensorflow.python.ops import rnn  # noqa: E402
 from tensorflow.python.ops import rnn_cell_impl  # noqa: E402
 
 from session_oracle_test import BINARY, from_json, run_tf  # noqa: E402
@@ -61,7 +60,7 @@ def lstm_graph(train):
         x = tf1.placeholder(tf.float32, [BATCH, STEPS, FEATURES], name="x")
         cell = rnn_cell_impl.LSTMCell(
             UNITS, initializer=tf1.constant_initializer(kernel))
-        outputs, state = rnn.dynamic_rnn(cell, x, dtype=tf.float32)
+        outputs, state = tf1.nn.dynamic_rnn(cell, x, dtype=tf.float32)
         tf.identity(outputs, name="outputs")
         tf.identity(state.c, name="final_c")
         tf.identity(state.h, name="final_h")
