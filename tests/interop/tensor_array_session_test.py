@@ -9,7 +9,7 @@ Session and `tributary run` on the same GraphDef must give the same values.
   of the v1 while loop uses TensorArrayGradV3 and keeps the forward values
   on StackV2/StackPushV2/StackPopV2; the time-major transposes add
   InvertPermutation, the LSTM's concat ConcatOffset;
-* tf.map_fn and tf.scan over a tensor;
+* tf.map_fn and tf.scan over a tensor, and their gradients;
 * a tf.compat.v1.while_loop over a hand-made TensorArray (unstack, read,
   write into a dynamically sized array, stack, concat and split);
 * errors: reading an index never written (element shape unknown), writing
@@ -180,6 +180,19 @@ class TensorArraySessionTest(unittest.TestCase):
         self.check(g, feeds, ["mapped", "scanned", "running_sum"],
                    {"TensorArrayV3", "TensorArrayScatterV3", "TensorArrayReadV3",
                     "TensorArrayWriteV3", "TensorArrayGatherV3"})
+
+    def test_map_fn_and_scan_gradients(self):
+        rng = np.random.default_rng(9)
+        g = tf.Graph()
+        with g.as_default():
+            x = tf1.placeholder(tf.float32, [STEPS, BATCH, FEATURES], name="x")
+            mapped = tf.map_fn(lambda r: tf.sin(r) * r, x)
+            scanned = tf.scan(lambda acc, r: acc * tf.tanh(r) + r, x)
+            loss = tf.reduce_sum(mapped * mapped) + tf.reduce_sum(scanned)
+            tf.identity(tf.gradients(loss, x)[0], name="dx")
+        feeds = {"x": rng.standard_normal((STEPS, BATCH, FEATURES)).astype(np.float32)}
+        self.check(g, feeds, ["dx"], {"TensorArrayGradV3", "StackPushV2",
+                                      "StackPopV2"})
 
     def test_while_loop_tensor_array(self):
         rng = np.random.default_rng(8)
