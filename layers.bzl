@@ -45,6 +45,7 @@ LAYERS = [
         "kernels/random",
         "kernels/sendrecv",
         "kernels/state",
+        "kernels/tensor_array",
         "kernels/testing",
         "kernels/training",
     ]),

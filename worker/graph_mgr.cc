@@ -10,6 +10,7 @@
 #include "common/op/op_registry.h"
 #include "common/runtime/partition/remote_sends.h"
 #include "common/runtime/placement/kernel_support.h"
+#include "common/resource/step_container.h"
 #include "common/runtime/executor/executor_barrier.h"
 
 namespace tributary {
@@ -166,6 +167,11 @@ void GraphMgr::ExecuteAsync(std::shared_ptr<const GraphItem> item,
   args.rendezvous = options.rendezvous;
   args.cancellation_manager = options.cancellation_manager;
   args.resource_mgr = resource_mgr_;
+  // This step's resources on this worker (TensorArrays, stacks), dropped
+  // once its partitions have all reported, as TensorFlow's GraphMgr does.
+  auto step_container =
+      std::make_shared<ScopedStepContainer>(options.step_id, resource_mgr_);
+  args.step_container = step_container.get();
   args.stats_collector = options.stats_collector;
   args.sync_on_finish = true;
   if (env_->compute_pool != nullptr) {
@@ -195,7 +201,8 @@ void GraphMgr::ExecuteAsync(std::shared_ptr<const GraphItem> item,
   };
   auto slot = std::make_shared<ExecutorBarrier*>(nullptr);
   *slot = new ExecutorBarrier(static_cast<int>(n), options.rendezvous,
-                              [slot, join, rank, item, done = std::move(done)](
+                              [slot, join, rank, item, step_container,
+                               done = std::move(done)](
                                   const absl::Status& s) mutable {
                                 // Safe: the barrier touches nothing of its own
                                 // after this call.
@@ -210,6 +217,7 @@ void GraphMgr::ExecuteAsync(std::shared_ptr<const GraphItem> item,
                                 // let go of what the executors use (a
                                 // deregistered graph's last reference is here).
                                 item.reset();
+                                step_container.reset();
                                 done(status);
                               });
   ExecutorBarrier* barrier = *slot;

@@ -155,6 +155,18 @@ REGISTER_OP("ConcatV2")
     .Attr("T: type")
     .Attr("Tidx: {int32, int64} = DT_INT32");
 
+REGISTER_OP("ConcatOffset")
+    .Input("concat_dim: int32")
+    .Input("shape: N * shape_type")
+    .Output("offset: N * shape_type")
+    .Attr("N: int >= 2")
+    .Attr("shape_type: {int32, int64} = DT_INT32");
+
+REGISTER_OP("InvertPermutation")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {int32, int64} = DT_INT32");
+
 REGISTER_OP("Pack")
     .Input("values: N * T")
     .Output("output: T")

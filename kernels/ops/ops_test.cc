@@ -73,6 +73,15 @@ const std::vector<std::string>& RequiredOps() {
       "TensorListGetItem", "TensorListSetItem", "TensorListStack",
       "TensorListLength", "TensorListElementShape", "TensorListPushBack",
       "TensorListPopBack",
+      // TensorArrays (tf.compat.v1 while loops, dynamic_rnn, map_fn, scan)
+      // and the stacks of a v1 while loop's gradient.
+      "TensorArrayV3", "TensorArrayReadV3", "TensorArrayWriteV3",
+      "TensorArrayGatherV3", "TensorArrayScatterV3", "TensorArrayConcatV3",
+      "TensorArraySplitV3", "TensorArraySizeV3", "TensorArrayCloseV3",
+      "TensorArrayGradV3", "TensorArrayGradWithShape", "StackV2", "StackPushV2",
+      "StackPopV2", "StackCloseV2",
+      // Gradients of ConcatV2 and Transpose.
+      "ConcatOffset", "InvertPermutation",
       // Variables.
       "VariableV2", "Variable", "Assign", "AssignAdd", "AssignSub",
       "IsVariableInitialized", "VarHandleOp", "ReadVariableOp",
@@ -515,7 +524,22 @@ TEST(OpsTest, OpFlags) {
       "RandomUniformInt",
       "RandomShuffle",
       "Multinomial",
-      "Assert"};
+      "Assert",
+      "TensorArrayV3",
+      "TensorArrayReadV3",
+      "TensorArrayWriteV3",
+      "TensorArrayGatherV3",
+      "TensorArrayScatterV3",
+      "TensorArrayConcatV3",
+      "TensorArraySplitV3",
+      "TensorArraySizeV3",
+      "TensorArrayCloseV3",
+      "TensorArrayGradV3",
+      "TensorArrayGradWithShape",
+      "StackV2",
+      "StackPushV2",
+      "StackPopV2",
+      "StackCloseV2"};
   const std::set<std::string> commutative = {
       "AddV2",      "AddN",      "Mul",      "Equal",
       "NotEqual",   "LogicalAnd", "LogicalOr", "SquaredDifference"};

@@ -12,6 +12,7 @@
 #include "common/runtime/executor/step_stats_collector.h"
 #include "common/rendezvous/intra_process_rendezvous.h"
 #include "common/rendezvous/rendezvous.h"
+#include "common/resource/step_container.h"
 #include "common/runtime/executor/executor_barrier.h"
 #include "common/device/device_factory.h"
 
@@ -350,6 +351,10 @@ absl::Status LocalSession::RunStep(const tensorflow::RunOptions& run_options,
 
   Executor::Args args;
   args.step_id = next_step_id.fetch_add(1, std::memory_order_relaxed);
+  // The step's own resources (TensorArrays, stacks), dropped when Run
+  // returns, which is after every partition has finished.
+  ScopedStepContainer step_container(args.step_id, &resource_mgr_);
+  args.step_container = &step_container;
   args.rendezvous = &run_state->rendezvous;
   args.call_frame =
       executors->use_call_frame ? &run_state->call_frame : nullptr;

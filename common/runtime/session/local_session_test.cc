@@ -287,6 +287,45 @@ TEST(LocalSessionTest, VariablesPersistAcrossRuns) {
   test::ExpectTensorEqual<float>(out[0], Tensor(1.0f));
 }
 
+// A TensorArray lives in the step's container: each Run gets a fresh one
+// (writing index 0 again is fine) and nothing is left in the session's
+// ResourceMgr afterwards.
+TEST(LocalSessionTest, TensorArraysLiveForOneStep) {
+  auto session = NewSessionWithGraph(ParseGraph(R"pb(
+    node { name: 'size' op: 'Const'
+           attr { key: 'dtype' value { type: DT_INT32 } }
+           attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape {}
+                                                int_val: 2 } } } }
+    node { name: 'index' op: 'Const'
+           attr { key: 'dtype' value { type: DT_INT32 } }
+           attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape {}
+                                                int_val: 0 } } } }
+    node { name: 'value' op: 'Const'
+           attr { key: 'dtype' value { type: DT_FLOAT } }
+           attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {}
+                                                float_val: 3 } } } }
+    node { name: 'ta' op: 'TensorArrayV3' input: 'size'
+           attr { key: 'dtype' value { type: DT_FLOAT } } }
+    node { name: 'write' op: 'TensorArrayWriteV3'
+           input: 'ta' input: 'index' input: 'value' input: 'ta:1'
+           attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'read' op: 'TensorArrayReadV3'
+           input: 'ta' input: 'index' input: 'write'
+           attr { key: 'dtype' value { type: DT_FLOAT } } }
+  )pb"));
+  ASSERT_TRUE(session.ok()) << session.status();
+  LocalSession* s = session->get();
+  for (int i = 0; i < 2; ++i) {
+    std::vector<Tensor> out;
+    absl::Status status = s->Run({}, {"read"}, {}, &out);
+    ASSERT_TRUE(status.ok()) << status;
+    test::ExpectTensorEqual<float>(out[0], Tensor(3.0f));
+    EXPECT_FALSE(absl::StrContains(s->resource_mgr()->DebugString(),
+                                   "__per_step_"))
+        << s->resource_mgr()->DebugString();
+  }
+}
+
 TEST(LocalSessionTest, VariableColocatesWithItsUpdateAcrossDevices) {
   // The variable has no device of its own; its AssignAdd wants CPU:1, so the
   // full-graph placement puts the variable (and its Assign) there even for
