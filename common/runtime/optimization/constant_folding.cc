@@ -189,11 +189,7 @@ class Folder {
     for (const std::string& name : maybe_orphans_) {
       Node* n = g_->FindNodeByName(name);
       if (n == nullptr || !n->IsConstant()) continue;
-      bool used = false;
-      for (const Edge* e : n->out_edges()) {
-        if (!e->dst()->IsSink()) used = true;
-      }
-      if (!used) {
+      if (!HasReaders(*n)) {
         values_.erase(n);
         g_->RemoveNode(n);
       }

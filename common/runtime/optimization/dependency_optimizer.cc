@@ -27,12 +27,7 @@ absl::StatusOr<int> DependencyOptimizer::Run(Graph* g) const {
   // Constants nobody reads any more.
   std::vector<Node*> unread;
   for (Node* n : g->op_nodes()) {
-    if (!n->IsConstant()) continue;
-    bool read = false;
-    for (const Edge* e : n->out_edges()) {
-      if (!e->dst()->IsSink()) read = true;
-    }
-    if (!read) unread.push_back(n);
+    if (n->IsConstant() && !HasReaders(*n)) unread.push_back(n);
   }
   for (Node* n : unread) {
     for (const Edge* e : n->in_edges()) {

@@ -15,13 +15,26 @@ absl::StatusOr<Tensor> ConstValue(const Node& n) {
   return Tensor::FromProto(value->tensor());
 }
 
-absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name,
-                               const Tensor& value, const std::string& device) {
+bool HasReaders(const Node& n) {
+  for (const Edge* e : n.out_edges()) {
+    if (!e->dst()->IsSink()) return true;
+  }
+  return false;
+}
+
+tensorflow::NodeDef ConstNodeDef(const std::string& name, DataType dtype,
+                                 const std::string& device) {
   tensorflow::NodeDef def;
   def.set_name(name);
   def.set_op("Const");
   def.set_device(device);
-  AddNodeAttr("dtype", value.dtype(), &def);
+  AddNodeAttr("dtype", dtype, &def);
+  return def;
+}
+
+absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name,
+                               const Tensor& value, const std::string& device) {
+  tensorflow::NodeDef def = ConstNodeDef(name, value.dtype(), device);
   // Written in place: a frozen model's weights are large, and every extra
   // copy stays in the (untrimmed) heap.
   value.AsProtoTensorContent((*def.mutable_attr())["value"].mutable_tensor());

@@ -10,11 +10,19 @@
 #include "absl/strings/string_view.h"
 #include "common/framework/tensor.h"
 #include "common/graph/graph.h"
+#include "protos/node_def.pb.h"
 
 namespace tributary {
 
 // The value of a Const node (its "value" attr).
 absl::StatusOr<Tensor> ConstValue(const Node& n);
+
+// Whether any node but SINK reads `n` (a data or control successor).
+bool HasReaders(const Node& n);
+
+// A Const NodeDef of `dtype` (value left to the caller), requesting `device`.
+tensorflow::NodeDef ConstNodeDef(const std::string& name, DataType dtype,
+                                 const std::string& device);
 
 // Adds Const `name` holding `value`, assigned to `device` (and requesting
 // it, so a re-placement keeps it there).

@@ -206,17 +206,14 @@ std::optional<Chain> MatchChain(Node* head) {
   return chain;
 }
 
-// A Const NodeDef (unnamed) holding `filter`'s value times `scale` along
+// A Const NodeDef (named by the caller) holding `filter`'s value times `scale` along
 // the last dimension. The filter's bytes are copied once, straight into the
 // new node's proto, and scaled there: frozen weights are large, and every
 // transient copy stays in the untrimmed heap (malloc_tuning).
 absl::StatusOr<tensorflow::NodeDef> ScaledFilter(const Node& filter,
                                                  const std::vector<float>& scale,
                                                  const std::string& device) {
-  tensorflow::NodeDef def;
-  def.set_op("Const");
-  def.set_device(device);
-  AddNodeAttr("dtype", DT_FLOAT, &def);
+  tensorflow::NodeDef def = ConstNodeDef("", DT_FLOAT, device);
   tensorflow::TensorProto* value = (*def.mutable_attr())["value"].mutable_tensor();
   const tensorflow::TensorProto& source = filter.attrs().Find("value")->tensor();
   int64_t n = 1;
@@ -406,11 +403,7 @@ class Rewriter {
           !(n->IsConstant() || n->type_string() == "Identity")) {
         continue;
       }
-      bool used = false;
-      for (const Edge* e : n->out_edges()) {
-        if (!e->dst()->IsSink()) used = true;
-      }
-      if (used) continue;
+      if (HasReaders(*n)) continue;
       for (const Edge* e : n->in_edges()) {
         if (!e->IsControlEdge()) names.push_back(e->src()->name());
       }
