@@ -26,6 +26,7 @@ LAYERS = [
     ("kernel", ["common/kernel"]),
     ("device", ["common/device"]),
     ("graph", ["common/graph"]),
+    ("function", ["common/function"]),
     ("rendezvous", ["common/rendezvous", "common/resource"]),
     ("cluster", ["common/cluster"]),
     ("distributed", ["common/distributed", "common/distributed/testing"]),

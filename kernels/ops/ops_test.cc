@@ -122,6 +122,10 @@ const std::vector<std::string>& RequiredOps() {
       "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit",
       "RefExit", "NextIteration", "RefNextIteration", "LoopCond",
       "ControlTrigger",
+      // TF2 function calls and functional control flow (expanded before
+      // placement) and the helpers their lowering uses.
+      "PartitionedCall", "StatefulPartitionedCall", "If", "StatelessIf",
+      "While", "StatelessWhile", "Case", "StatelessCase", "ToBool", "_SwitchN",
       // Checkpoints, strings, parsing (SavedModel graphs).
       "SaveV2", "RestoreV2", "MergeV2Checkpoints", "ShardedFilename",
       "ShardedFilespec", "StringJoin", "ParseExample",
@@ -462,6 +466,10 @@ TEST(OpsTest, OpFlags) {
   const std::set<std::string> ops(RequiredOps().begin(), RequiredOps().end());
 
   const std::set<std::string> stateful = {
+      "StatefulPartitionedCall",
+      "If",
+      "While",
+      "Case",
       "_Arg",
       "_Retval",
       "_Send",
@@ -546,7 +554,8 @@ TEST(OpsTest, OpFlags) {
   const std::set<std::string> aggregate = {"AddV2", "AddN"};
   const std::set<std::string> uninitialized_ok = {"Assign", "RefSwitch",
                                                   "IsVariableInitialized"};
-  const std::set<std::string> distributed = {"_Recv", "_HostRecv"};
+  const std::set<std::string> distributed = {"_Recv", "_HostRecv",
+                                             "StatefulPartitionedCall"};
 
   for (const std::string& name : ops) {
     const OpDef& op = GetOp(name);

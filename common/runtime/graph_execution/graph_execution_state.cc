@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/framework/status.h"
+#include "common/function/expand_functions.h"
 #include "common/graph/graph_def_import.h"
 #include "common/op/op_registry.h"
 #include "common/runtime/placement/kernel_support.h"
@@ -42,8 +43,18 @@ GraphExecutionState::Create(tensorflow::GraphDef graph,
 
 absl::Status GraphExecutionState::InitBaseGraph() {
   Graph g(OpRegistry::Global());
-  TRIB_RETURN_IF_ERROR(ConvertGraphDefToGraph(GraphConstructorOptions(),
-                                              original_graph_def_, &g));
+  if (HasFunctionCalls(original_graph_def_, *OpRegistry::Global())) {
+    // Function calls and functional control flow become plain nodes here,
+    // once, so placement, pruning and partitioning see inside them.
+    tensorflow::GraphDef expanded = original_graph_def_;
+    TRIB_RETURN_IF_ERROR(
+        ExpandFunctionCalls(*OpRegistry::Global(), &expanded));
+    TRIB_RETURN_IF_ERROR(ConvertGraphDefToGraph(GraphConstructorOptions(),
+                                                std::move(expanded), &g));
+  } else {
+    TRIB_RETURN_IF_ERROR(ConvertGraphDefToGraph(GraphConstructorOptions(),
+                                                original_graph_def_, &g));
+  }
   if (!options_.place_pruned_graph) {
     TRIB_RETURN_IF_ERROR(PlaceFullGraph(&g));
   }

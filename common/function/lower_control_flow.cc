@@ -1,0 +1,307 @@
+#include "common/function/lower_control_flow.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/framework/status.h"
+#include "common/op/node_def_util.h"
+
+namespace tributary {
+namespace {
+
+using tensorflow::DataType;
+using tensorflow::NodeDef;
+
+// A Merge of one tensor per branch (dtype `type`).
+std::string AddMerge(const std::string& name, const std::string& device,
+                     const std::vector<std::string>& inputs, DataType type,
+                     ExpansionContext* ctx) {
+  NodeDef* merge = ctx->AddNode(name, "Merge", device, inputs);
+  SetTypeAttr(merge, "T", type);
+  (*merge->mutable_attr())["N"].set_i(static_cast<int64_t>(inputs.size()));
+  return name;
+}
+
+// The branches of an If or a Case after the switches: branch b reads port b
+// of every input switch and of the pivot.
+struct BranchSite {
+  std::vector<std::string> input_switches;  // one per input
+  std::vector<std::string> pivots;          // one per branch
+  // The switch on the predicate itself (live whatever branch runs).
+  std::string selector_switch;
+};
+
+// Inlines branch b of `node` at port b of the switches, merges the outputs
+// and names the result after the node.
+absl::Status LowerBranches(
+    const NodeDef& node,
+    const std::vector<const tensorflow::NameAttrList*>& branches,
+    const DataTypeVector& in_types, const DataTypeVector& out_types,
+    const BranchSite& site, ExpansionContext* ctx) {
+  std::vector<std::vector<std::string>> rets(out_types.size());
+  std::vector<std::string> done;  // per branch: its side effects are over
+  bool has_control_rets = false;
+  std::vector<InlinedBody> bodies;
+  for (size_t b = 0; b < branches.size(); ++b) {
+    TRIB_ASSIGN_OR_RETURN(const tensorflow::FunctionDef* fdef,
+                          ctx->Function(node, *branches[b]));
+    TRIB_RETURN_IF_ERROR(ctx->CheckSignature(node, *fdef, branches[b]->attr(),
+                                             in_types, out_types));
+    CallSite call;
+    call.prefix = absl::StrCat(node.name(), "/branch", b);
+    for (const std::string& sw : site.input_switches) {
+      call.args.push_back(TensorName(sw, static_cast<int>(b)));
+    }
+    call.gates = {site.pivots[b]};
+    call.device = node.device();
+    call.attrs = branches[b]->attr();
+    TRIB_ASSIGN_OR_RETURN(InlinedBody body, ctx->Inline(*fdef, call));
+    for (size_t k = 0; k < out_types.size(); ++k) {
+      rets[k].push_back(body.rets[k]);
+    }
+    has_control_rets |= !body.control_rets.empty();
+    bodies.push_back(std::move(body));
+  }
+  std::vector<std::string> outputs;
+  for (size_t k = 0; k < out_types.size(); ++k) {
+    outputs.push_back(AddMerge(absl::StrCat(node.name(), "/output", k),
+                               node.device(), rets[k], out_types[k], ctx));
+  }
+  std::vector<std::string> controls;
+  if (has_control_rets) {
+    // One live token per step: the taken branch's pivot once its side
+    // effects are over. A plain control edge from both branches would make
+    // every consumer dead.
+    for (size_t b = 0; b < branches.size(); ++b) {
+      std::vector<std::string> inputs = {site.pivots[b]};
+      for (const std::string& c : AsControlInputs(bodies[b].control_rets)) {
+        inputs.push_back(c);
+      }
+      const std::string name = absl::StrCat(node.name(), "/branch", b, "_done");
+      SetTypeAttr(ctx->AddNode(name, "Identity", node.device(), inputs), "T",
+              tensorflow::DT_BOOL);
+      done.push_back(name);
+    }
+    controls.push_back(AddMerge(absl::StrCat(node.name(), "/branch_executed"),
+                                node.device(), done, tensorflow::DT_BOOL,
+                                ctx));
+  } else if (outputs.empty()) {
+    // Still runs after its predicate, as the node did.
+    controls.push_back(site.selector_switch);
+  }
+  ctx->AddReplacement(node, outputs, out_types, controls);
+  return absl::OkStatus();
+}
+
+// Switches (or _SwitchNs over `index`) for every data input after the first.
+std::vector<std::string> AddInputSwitches(const NodeDef& node,
+                                          const std::string& op,
+                                          const std::string& selector,
+                                          const DataTypeVector& in_types,
+                                          int num_branches,
+                                          ExpansionContext* ctx) {
+  std::vector<std::string> data = DataInputs(node);
+  std::vector<std::string> switches;
+  for (size_t i = 1; i < data.size(); ++i) {
+    const std::string name = absl::StrCat(node.name(), "/input", i - 1);
+    NodeDef* sw = ctx->AddNode(name, op, node.device(), {data[i], selector});
+    SetTypeAttr(sw, "T", in_types[i - 1]);
+    if (op == "_SwitchN") (*sw->mutable_attr())["num_outs"].set_i(num_branches);
+    switches.push_back(name);
+  }
+  return switches;
+}
+
+}  // namespace
+
+absl::Status LowerIf(const NodeDef& node, ExpansionContext* ctx) {
+  DataType cond_type;
+  DataTypeVector in_types, out_types;
+  TRIB_RETURN_IF_ERROR(GetNodeAttr(node, "Tcond", &cond_type));
+  TRIB_RETURN_IF_ERROR(GetNodeAttr(node, "Tin", &in_types));
+  TRIB_RETURN_IF_ERROR(GetNodeAttr(node, "Tout", &out_types));
+  const std::vector<std::string> data = DataInputs(node);
+  const std::string& device = node.device();
+
+  std::string pred = data[0];
+  bool lowered_by_tf = false;
+  const tensorflow::AttrValue* lower = AttrSlice(node).Find(
+      "_lower_using_switch_merge");
+  if (lower != nullptr) lowered_by_tf = lower->b();
+  if (cond_type != tensorflow::DT_BOOL || !lowered_by_tf) {
+    pred = absl::StrCat(node.name(), "/pred");
+    SetTypeAttr(ctx->AddNode(pred, "ToBool", device, {data[0]}), "T", cond_type);
+  }
+  // Switch(pred, pred): its ports are live exactly in the branch taken.
+  const std::string switch_pred = absl::StrCat(node.name(), "/switch_pred");
+  SetTypeAttr(ctx->AddNode(switch_pred, "Switch", device, {pred, pred}), "T",
+          tensorflow::DT_BOOL);
+  BranchSite site;
+  for (int b = 0; b < 2; ++b) {
+    // Branch 0 is else (the false port), branch 1 then.
+    const std::string pivot = absl::StrCat(node.name(), "/pivot", b);
+    SetTypeAttr(ctx->AddNode(pivot, "Identity", device,
+                         {TensorName(switch_pred, b)}),
+            "T", tensorflow::DT_BOOL);
+    site.pivots.push_back(pivot);
+  }
+  site.input_switches =
+      AddInputSwitches(node, "Switch", pred, in_types, 2, ctx);
+  site.selector_switch = switch_pred;
+  const auto& attrs = node.attr();
+  std::vector<const tensorflow::NameAttrList*> branches = {
+      &attrs.at("else_branch").func(), &attrs.at("then_branch").func()};
+  return LowerBranches(node, branches, in_types, out_types, site, ctx);
+}
+
+absl::Status LowerCase(const NodeDef& node, ExpansionContext* ctx) {
+  DataTypeVector in_types, out_types;
+  TRIB_RETURN_IF_ERROR(GetNodeAttr(node, "Tin", &in_types));
+  TRIB_RETURN_IF_ERROR(GetNodeAttr(node, "Tout", &out_types));
+  const std::vector<std::string> data = DataInputs(node);
+  const std::string& device = node.device();
+  std::vector<const tensorflow::NameAttrList*> branches;
+  for (const auto& f : node.attr().at("branches").list().func()) {
+    branches.push_back(&f);
+  }
+  const int n = static_cast<int>(branches.size());
+  const std::string index = data[0];
+  const std::string switch_index = absl::StrCat(node.name(), "/switch_index");
+  NodeDef* sw = ctx->AddNode(switch_index, "_SwitchN", device, {index, index});
+  SetTypeAttr(sw, "T", tensorflow::DT_INT32);
+  (*sw->mutable_attr())["num_outs"].set_i(n);
+  BranchSite site;
+  for (int b = 0; b < n; ++b) {
+    const std::string pivot = absl::StrCat(node.name(), "/pivot", b);
+    SetTypeAttr(ctx->AddNode(pivot, "Identity", device,
+                         {TensorName(switch_index, b)}),
+            "T", tensorflow::DT_INT32);
+    site.pivots.push_back(pivot);
+  }
+  site.input_switches =
+      AddInputSwitches(node, "_SwitchN", index, in_types, n, ctx);
+  site.selector_switch = switch_index;
+  return LowerBranches(node, branches, in_types, out_types, site, ctx);
+}
+
+absl::Status LowerWhile(const NodeDef& node, ExpansionContext* ctx) {
+  DataTypeVector types;
+  TRIB_RETURN_IF_ERROR(GetNodeAttr(node, "T", &types));
+  int64_t parallel_iterations = 10;
+  TRIB_RETURN_IF_ERROR(
+      GetNodeAttr(node, "parallel_iterations", &parallel_iterations));
+  if (types.empty()) {
+    return errors::InvalidArgument("While node '", node.name(),
+                                   "' has no loop variables");
+  }
+  const std::vector<std::string> data = DataInputs(node);
+  const std::string& device = node.device();
+  const std::string& name = node.name();
+  const auto& cond_attr = node.attr().at("cond").func();
+  const auto& body_attr = node.attr().at("body").func();
+  TRIB_ASSIGN_OR_RETURN(const tensorflow::FunctionDef* cond_fn,
+                        ctx->Function(node, cond_attr));
+  TRIB_ASSIGN_OR_RETURN(const tensorflow::FunctionDef* body_fn,
+                        ctx->Function(node, body_attr));
+  TRIB_RETURN_IF_ERROR(
+      ctx->CheckSignature(node, *body_fn, body_attr.attr(), types, types));
+  {
+    // The condition returns one tensor, converted to bool below if needed.
+    tensorflow::NodeDef instance;
+    instance.set_op(cond_fn->signature().name());
+    *instance.mutable_attr() = cond_attr.attr();
+    DataTypeVector cond_in, cond_out;
+    TRIB_RETURN_IF_ERROR(InOutTypesForNode(instance, cond_fn->signature(),
+                                           &cond_in, &cond_out));
+    if (cond_out.size() != 1) {
+      return errors::InvalidArgument(
+          "While node '", name, "': condition function '", cond_attr.name(),
+          "' returns ", cond_out.size(), " tensors instead of one");
+    }
+    TRIB_RETURN_IF_ERROR(ctx->CheckSignature(node, *cond_fn, cond_attr.attr(),
+                                             types, cond_out));
+  }
+
+  const int n = static_cast<int>(types.size());
+  std::vector<std::string> merges, switches, exits, body_inputs;
+  for (int i = 0; i < n; ++i) {
+    const std::string enter = absl::StrCat(name, "/enter", i);
+    NodeDef* e = ctx->AddNode(enter, "Enter", device, {data[i]});
+    SetTypeAttr(e, "T", types[i]);
+    (*e->mutable_attr())["frame_name"].set_s(name);
+    (*e->mutable_attr())["is_constant"].set_b(false);
+    (*e->mutable_attr())["parallel_iterations"].set_i(parallel_iterations);
+    const std::string merge = absl::StrCat(name, "/merge", i);
+    NodeDef* m = ctx->AddNode(
+        merge, "Merge", device,
+        {enter, absl::StrCat(name, "/next_iteration", i)});
+    SetTypeAttr(m, "T", types[i]);
+    (*m->mutable_attr())["N"].set_i(2);
+    merges.push_back(merge);
+  }
+
+  CallSite cond_call;
+  cond_call.prefix = absl::StrCat(name, "/cond");
+  cond_call.args = merges;
+  cond_call.gates = {merges[0]};
+  cond_call.device = device;
+  cond_call.attrs = cond_attr.attr();
+  TRIB_ASSIGN_OR_RETURN(InlinedBody cond, ctx->Inline(*cond_fn, cond_call));
+  std::string pred = cond.rets[0];
+  {
+    DataTypeVector cond_in, cond_out;
+    tensorflow::NodeDef instance;
+    instance.set_op(cond_fn->signature().name());
+    *instance.mutable_attr() = cond_attr.attr();
+    TRIB_RETURN_IF_ERROR(InOutTypesForNode(instance, cond_fn->signature(),
+                                           &cond_in, &cond_out));
+    // TensorFlow's While accepts any predicate ToBool accepts.
+    const std::string to_bool = absl::StrCat(name, "/cond_bool");
+    std::vector<std::string> inputs = {pred};
+    for (const std::string& c : AsControlInputs(cond.control_rets)) {
+      inputs.push_back(c);
+    }
+    if (cond_out[0] != tensorflow::DT_BOOL || !cond.control_rets.empty()) {
+      SetTypeAttr(ctx->AddNode(to_bool, "ToBool", device, inputs), "T",
+              cond_out[0]);
+      pred = to_bool;
+    }
+  }
+  const std::string loop_cond = absl::StrCat(name, "/loop_cond");
+  ctx->AddNode(loop_cond, "LoopCond", device, {pred});
+
+  for (int i = 0; i < n; ++i) {
+    const std::string sw = absl::StrCat(name, "/switch", i);
+    SetTypeAttr(ctx->AddNode(sw, "Switch", device, {merges[i], loop_cond}), "T",
+            types[i]);
+    const std::string exit = absl::StrCat(name, "/exit", i);
+    SetTypeAttr(ctx->AddNode(exit, "Exit", device, {sw}), "T", types[i]);
+    exits.push_back(exit);
+    const std::string identity = absl::StrCat(name, "/body_input", i);
+    SetTypeAttr(ctx->AddNode(identity, "Identity", device, {TensorName(sw, 1)}),
+            "T", types[i]);
+    body_inputs.push_back(identity);
+  }
+
+  CallSite body_call;
+  body_call.prefix = absl::StrCat(name, "/body");
+  body_call.args = body_inputs;
+  body_call.gates = {body_inputs[0]};
+  body_call.device = device;
+  body_call.attrs = body_attr.attr();
+  TRIB_ASSIGN_OR_RETURN(InlinedBody body, ctx->Inline(*body_fn, body_call));
+  for (int i = 0; i < n; ++i) {
+    std::vector<std::string> inputs = {body.rets[i]};
+    for (const std::string& c : AsControlInputs(body.control_rets)) {
+      inputs.push_back(c);
+    }
+    SetTypeAttr(ctx->AddNode(absl::StrCat(name, "/next_iteration", i),
+                         "NextIteration", device, inputs),
+            "T", types[i]);
+  }
+  ctx->AddReplacement(node, exits, types, {});
+  return absl::OkStatus();
+}
+
+}  // namespace tributary
