@@ -431,6 +431,22 @@ REGISTER_OP("Mean")
     .Attr("T: numbertype")
     .Attr(kReductionTidx);
 
+// Logical reductions (tf.reduce_all / tf.reduce_any, and the assertions
+// tf.debugging builds on them).
+REGISTER_OP("All")
+    .Input("input: bool")
+    .Input("reduction_indices: Tidx")
+    .Output("output: bool")
+    .Attr("keep_dims: bool = false")
+    .Attr(kReductionTidx);
+
+REGISTER_OP("Any")
+    .Input("input: bool")
+    .Input("reduction_indices: Tidx")
+    .Output("output: bool")
+    .Attr("keep_dims: bool = false")
+    .Attr(kReductionTidx);
+
 REGISTER_OP("Prod")
     .Input("input: T")
     .Input("reduction_indices: Tidx")

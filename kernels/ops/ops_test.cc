@@ -42,7 +42,7 @@ const std::vector<std::string>& RequiredOps() {
       "Sqrt", "Rsqrt", "Reciprocal", "Exp", "Log", "Log1p", "Expm1", "Tanh", "Sigmoid", "Pow", "SquaredDifference", "Erf", "Erfc", "Equal",
       "NotEqual", "Less", "Greater", "LessEqual", "GreaterEqual", "LogicalAnd",
       "LogicalOr", "LogicalNot", "Select", "SelectV2", "Cast", "MatMul", "Sum",
-      "Mean", "Max", "Min", "Prod", "ArgMax", "ArgMin", "Range",
+      "Mean", "Max", "Min", "Prod", "All", "Any", "ArgMax", "ArgMin", "Range",
       "Floor", "Ceil", "Cos", "Sin", "Sign", "Qr",
       "IsFinite", "IsNan", "IsInf", "Cumsum", "TopKV2",
       // NN.
