@@ -13,6 +13,14 @@ namespace {
 using tensorflow::DataType;
 using tensorflow::NodeDef;
 
+// The device of a lowering node carrying a value of type `type`: the
+// construct's, except for a resource handle, whose plumbing is left to the
+// placer so it colocates with the resource (a device of its own would
+// contradict the resource's, e.g. a loop on a worker over a ps variable).
+std::string PlumbingDevice(const NodeDef& node, DataType type) {
+  return type == tensorflow::DT_RESOURCE ? std::string() : node.device();
+}
+
 // A Merge of one tensor per branch (dtype `type`).
 std::string AddMerge(const std::string& name, const std::string& device,
                      const std::vector<std::string>& inputs, DataType type,
@@ -66,7 +74,8 @@ absl::Status LowerBranches(
   std::vector<std::string> outputs;
   for (size_t k = 0; k < out_types.size(); ++k) {
     outputs.push_back(AddMerge(absl::StrCat(node.name(), "/output", k),
-                               node.device(), rets[k], out_types[k], ctx));
+                               PlumbingDevice(node, out_types[k]), rets[k],
+                               out_types[k], ctx));
   }
   std::vector<std::string> controls;
   if (has_control_rets) {
@@ -105,7 +114,8 @@ std::vector<std::string> AddInputSwitches(const NodeDef& node,
   std::vector<std::string> switches;
   for (size_t i = 1; i < data.size(); ++i) {
     const std::string name = absl::StrCat(node.name(), "/input", i - 1);
-    NodeDef* sw = ctx->AddNode(name, op, node.device(), {data[i], selector});
+    NodeDef* sw = ctx->AddNode(name, op, PlumbingDevice(node, in_types[i - 1]),
+                               {data[i], selector});
     SetTypeAttr(sw, "T", in_types[i - 1]);
     if (op == "_SwitchN") (*sw->mutable_attr())["num_outs"].set_i(num_branches);
     switches.push_back(name);
@@ -226,15 +236,16 @@ absl::Status LowerWhile(const NodeDef& node, ExpansionContext* ctx) {
   const int n = static_cast<int>(types.size());
   std::vector<std::string> merges, switches, exits, body_inputs;
   for (int i = 0; i < n; ++i) {
+    const std::string var_device = PlumbingDevice(node, types[i]);
     const std::string enter = absl::StrCat(name, "/enter", i);
-    NodeDef* e = ctx->AddNode(enter, "Enter", device, {data[i]});
+    NodeDef* e = ctx->AddNode(enter, "Enter", var_device, {data[i]});
     SetTypeAttr(e, "T", types[i]);
     (*e->mutable_attr())["frame_name"].set_s(name);
     (*e->mutable_attr())["is_constant"].set_b(false);
     (*e->mutable_attr())["parallel_iterations"].set_i(parallel_iterations);
     const std::string merge = absl::StrCat(name, "/merge", i);
     NodeDef* m = ctx->AddNode(
-        merge, "Merge", device,
+        merge, "Merge", var_device,
         {enter, absl::StrCat(name, "/next_iteration", i)});
     SetTypeAttr(m, "T", types[i]);
     (*m->mutable_attr())["N"].set_i(2);
@@ -272,15 +283,18 @@ absl::Status LowerWhile(const NodeDef& node, ExpansionContext* ctx) {
   ctx->AddNode(loop_cond, "LoopCond", device, {pred});
 
   for (int i = 0; i < n; ++i) {
+    const std::string var_device = PlumbingDevice(node, types[i]);
     const std::string sw = absl::StrCat(name, "/switch", i);
-    SetTypeAttr(ctx->AddNode(sw, "Switch", device, {merges[i], loop_cond}), "T",
-            types[i]);
+    SetTypeAttr(
+        ctx->AddNode(sw, "Switch", var_device, {merges[i], loop_cond}), "T",
+        types[i]);
     const std::string exit = absl::StrCat(name, "/exit", i);
-    SetTypeAttr(ctx->AddNode(exit, "Exit", device, {sw}), "T", types[i]);
+    SetTypeAttr(ctx->AddNode(exit, "Exit", var_device, {sw}), "T", types[i]);
     exits.push_back(exit);
     const std::string identity = absl::StrCat(name, "/body_input", i);
-    SetTypeAttr(ctx->AddNode(identity, "Identity", device, {TensorName(sw, 1)}),
-            "T", types[i]);
+    SetTypeAttr(ctx->AddNode(identity, "Identity", var_device,
+                             {TensorName(sw, 1)}),
+                "T", types[i]);
     body_inputs.push_back(identity);
   }
 
@@ -297,7 +311,8 @@ absl::Status LowerWhile(const NodeDef& node, ExpansionContext* ctx) {
       inputs.push_back(c);
     }
     SetTypeAttr(ctx->AddNode(absl::StrCat(name, "/next_iteration", i),
-                         "NextIteration", device, inputs),
+                         "NextIteration", PlumbingDevice(node, types[i]),
+                         inputs),
             "T", types[i]);
   }
   ctx->AddReplacement(node, exits, types, {});

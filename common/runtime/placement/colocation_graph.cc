@@ -171,7 +171,7 @@ absl::Status ColocationGraph::ColocateResourceOrRefEdge(const Node& src,
                                                         const Node& dst) {
   const int src_root = FindRoot(src.id());
   const int dst_root = FindRoot(dst.id());
-  const Member& s = members_[src_root];
+  Member& s = members_[src_root];
   Member& d = members_[dst_root];
   if (!DeviceNameUtils::AreCompatibleDevNames(s.assigned, d.assigned) ||
       !DeviceNameUtils::AreCompatibleDevNames(s.resource, d.resource)) {
@@ -189,13 +189,19 @@ absl::Status ColocationGraph::ColocateResourceOrRefEdge(const Node& src,
         "'");
   }
   if (!DeviceNameUtils::AreCompatibleDevNames(s.requested, d.requested)) {
-    // The variable's side wins: the consumer's request is dropped in favour
-    // of the producer's, as TensorFlow does (it logs "Ignoring device
+    // The variable's side wins: the other side's request is dropped in
+    // favour of it, as TensorFlow does (it logs "Ignoring device
     // specification ... because the input edge ... is a reference
-    // connection").
-    d.requested = s.requested;
-    DeviceNameUtils::EnsureSpecification(&d.requested, d.assigned);
-    DeviceNameUtils::EnsureSpecification(&d.requested, d.resource);
+    // connection"). That is the producer's side, unless only the consumer's
+    // group already holds the resource (a handle passed through a lowered
+    // loop reaches its NextIteration from a consumer on another task).
+    const bool consumer_holds_it = DeviceNameUtils::HasSomeDetails(d.resource) &&
+                                   !DeviceNameUtils::HasSomeDetails(s.resource);
+    const Member& winner = consumer_holds_it ? d : s;
+    Member& loser = consumer_holds_it ? s : d;
+    loser.requested = winner.requested;
+    DeviceNameUtils::EnsureSpecification(&loser.requested, loser.assigned);
+    DeviceNameUtils::EnsureSpecification(&loser.requested, loser.resource);
   }
   absl::Status status = ColocateNodes(src, dst);
   if (!status.ok()) {
