@@ -84,6 +84,75 @@ const char kLibrary[] = R"pb(
   }
   function {
     signature {
+      name: "step"
+      input_arg { name: "i" type: DT_INT32 }
+      input_arg { name: "limit" type: DT_INT32 }
+      output_arg { name: "next" type: DT_INT32 }
+      output_arg { name: "same" type: DT_INT32 }
+    }
+    node_def {
+      name: "one"
+      op: "Const"
+      attr { key: "dtype" value { type: DT_INT32 } }
+      attr {
+        key: "value"
+        value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 1 } }
+      }
+    }
+    node_def {
+      name: "add"
+      op: "AddV2"
+      input: "i"
+      input: "one:output:0"
+      attr { key: "T" value { type: DT_INT32 } }
+    }
+    node_def {
+      name: "doubled_limit"
+      op: "AddV2"
+      input: "limit"
+      input: "limit"
+      attr { key: "T" value { type: DT_INT32 } }
+    }
+    node_def {
+      name: "unused"
+      op: "Neg"
+      input: "doubled_limit:z:0"
+      attr { key: "T" value { type: DT_INT32 } }
+    }
+    node_def {
+      name: "kept"
+      op: "Neg"
+      input: "add:z:0"
+      attr { key: "T" value { type: DT_INT32 } }
+    }
+    node_def {
+      name: "limit_out"
+      op: "Identity"
+      input: "limit"
+      input: "^kept"
+      attr { key: "T" value { type: DT_INT32 } }
+    }
+    ret { key: "next" value: "add:z:0" }
+    ret { key: "same" value: "limit_out:output:0" }
+  }
+  function {
+    signature {
+      name: "below"
+      input_arg { name: "i" type: DT_INT32 }
+      input_arg { name: "limit" type: DT_INT32 }
+      output_arg { name: "b" type: DT_BOOL }
+    }
+    node_def {
+      name: "less"
+      op: "Less"
+      input: "i"
+      input: "limit"
+      attr { key: "T" value { type: DT_INT32 } }
+    }
+    ret { key: "b" value: "less:z:0" }
+  }
+  function {
+    signature {
       name: "loop"
       input_arg { name: "x" type: DT_INT32 }
       output_arg { name: "y" type: DT_INT32 }
@@ -191,6 +260,41 @@ TEST(ExpandFunctionsTest, WhileBecomesAFrame) {
   EXPECT_EQ(nodes["w/body/one"]->input(0), "^w/body_input0");
   EXPECT_EQ(nodes["w"]->op(), "IdentityN");
   EXPECT_EQ(nodes["w"]->input(0), "w/exit0");
+}
+
+TEST(ExpandFunctionsTest, LoopInvariantsAreConstantEntersAndDeadNodesGo) {
+  tensorflow::GraphDef g = GraphWith(R"pb(
+    node {
+      name: "w"
+      op: "StatelessWhile"
+      input: "x"
+      input: "x"
+      attr { key: "T" value { list { type: DT_INT32 type: DT_INT32 } } }
+      attr { key: "cond" value { func { name: "below" } } }
+      attr { key: "body" value { func { name: "step" } } }
+    }
+  )pb");
+  absl::Status s = ExpandFunctionCalls(*OpRegistry::Global(), &g);
+  ASSERT_TRUE(s.ok()) << s;
+  auto nodes = ByName(g);
+  // `limit` comes back unchanged: one constant Enter, no loop plumbing.
+  EXPECT_TRUE(nodes["w/enter1"]->attr().at("is_constant").b());
+  EXPECT_FALSE(nodes["w/enter0"]->attr().at("is_constant").b());
+  EXPECT_EQ(nodes.count("w/merge1"), 0u);
+  EXPECT_EQ(nodes.count("w/next_iteration1"), 0u);
+  EXPECT_EQ(CountOps(g, "Merge"), 1);
+  EXPECT_EQ(nodes["w/cond/less"]->input(1), "w/enter1");
+  // The While's second output is its input.
+  EXPECT_EQ(nodes["w"]->input(1), "x");
+  // A body node reading only the invariant is gated like a Const: it must
+  // not run in the iteration that leaves the loop.
+  // Nothing uses it, though, so it is dropped with its consumer; `kept`
+  // stays only through the invariant's unused ret, so it goes too.
+  EXPECT_EQ(nodes.count("w/body/doubled_limit"), 0u);
+  EXPECT_EQ(nodes.count("w/body/unused"), 0u);
+  EXPECT_EQ(nodes.count("w/body/kept"), 0u);
+  EXPECT_EQ(nodes.count("w/body/limit_out"), 0u);
+  EXPECT_EQ(nodes["w/body/one"]->input(0), "^w/body_input0");
 }
 
 TEST(ExpandFunctionsTest, IfAndCaseSwitchEveryInput) {

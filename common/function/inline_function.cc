@@ -3,11 +3,13 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/device/device_name_utils.h"
 #include "common/framework/status.h"
+#include "common/graph/tensor_id.h"
 
 namespace tributary {
 namespace {
@@ -138,6 +140,40 @@ class BodyNames {
   absl::flat_hash_map<std::string, NameRangeMap> nodes_;
 };
 
+// Drops the body nodes no ret, control ret or stateful node needs.
+void PruneUnneeded(const std::vector<bool>& stateful, InlinedBody* body) {
+  absl::flat_hash_map<absl::string_view, int> index;
+  for (size_t i = 0; i < body->nodes.size(); ++i) {
+    index[body->nodes[i].name()] = static_cast<int>(i);
+  }
+  std::vector<bool> keep(body->nodes.size(), false);
+  std::vector<int> stack;
+  auto need = [&](absl::string_view tensor) {
+    if (!tensor.empty() && tensor[0] == '^') tensor.remove_prefix(1);
+    auto it = index.find(ParseTensorName(tensor).node());
+    if (it != index.end() && !keep[it->second]) {
+      keep[it->second] = true;
+      stack.push_back(it->second);
+    }
+  };
+  for (const std::string& r : body->rets) need(r);
+  for (const std::string& r : body->control_rets) need(r);
+  for (size_t i = 0; i < stateful.size(); ++i) {
+    if (stateful[i]) need(body->nodes[i].name());
+  }
+  while (!stack.empty()) {
+    const int i = stack.back();
+    stack.pop_back();
+    for (const std::string& in : body->nodes[i].input()) need(in);
+  }
+  std::vector<NodeDef> kept;
+  kept.reserve(body->nodes.size());
+  for (size_t i = 0; i < body->nodes.size(); ++i) {
+    if (keep[i]) kept.push_back(std::move(body->nodes[i]));
+  }
+  body->nodes = std::move(kept);
+}
+
 }  // namespace
 
 absl::StatusOr<InlinedBody> InlineFunctionBody(const FunctionDef& fdef,
@@ -148,6 +184,8 @@ absl::StatusOr<InlinedBody> InlineFunctionBody(const FunctionDef& fdef,
 
   // Pass 1: bind attrs and learn every node's output arguments.
   std::vector<NodeDef> body(fdef.node_def().begin(), fdef.node_def().end());
+  std::vector<bool> stateful;
+  stateful.reserve(body.size());
   for (NodeDef& node : body) {
     for (auto& [attr, value] : *node.mutable_attr()) {
       absl::Status s = BindPlaceholders(call.attrs, &value);
@@ -160,6 +198,7 @@ absl::StatusOr<InlinedBody> InlineFunctionBody(const FunctionDef& fdef,
                               "' node '", node.name(), "': ", s.message());
     }
     AddDefaultsToNodeDef(*op_def, &node);
+    stateful.push_back(op_def->is_stateful());
     NameRangeMap outputs;
     s = NameRangesForNode(AttrSlice(node), *op_def, nullptr, &outputs);
     if (!s.ok()) return names.Error(node.name(), std::string(s.message()));
@@ -167,6 +206,12 @@ absl::StatusOr<InlinedBody> InlineFunctionBody(const FunctionDef& fdef,
       return names.Error(node.name(), "is defined twice");
     }
     names.AddNode(node.name(), std::move(outputs));
+  }
+
+  absl::flat_hash_set<std::string> invariant;
+  for (size_t i = 0; i < call.invariant_args.size() && i < call.args.size();
+       ++i) {
+    if (call.invariant_args[i]) invariant.insert(call.args[i]);
   }
 
   // Pass 2: rename, rewire, place.
@@ -195,7 +240,11 @@ absl::StatusOr<InlinedBody> InlineFunctionBody(const FunctionDef& fdef,
       absl::Status s = names.Resolve(input, &data);
       if (!s.ok()) return names.Error(node.name(), std::string(s.message()));
     }
-    if (data.empty() && control.empty()) {
+    bool only_invariants = control.empty();
+    for (const std::string& in : data) {
+      only_invariants = only_invariants && invariant.contains(in);
+    }
+    if (only_invariants) {
       for (const std::string& gate : call.gates) {
         control.push_back(absl::StrCat("^", gate));
       }
@@ -232,6 +281,10 @@ absl::StatusOr<InlinedBody> InlineFunctionBody(const FunctionDef& fdef,
     }
     out.control_rets.push_back(absl::StrCat(call.prefix, "/", ret->second));
   }
+  for (size_t k = 0; k < out.rets.size() && k < call.unused_rets.size(); ++k) {
+    if (call.unused_rets[k]) out.rets[k].clear();
+  }
+  PruneUnneeded(stateful, &out);
   return out;
 }
 

@@ -18,6 +18,10 @@
 // control edges from the call site's gates, which puts them in the caller's
 // loop frame and makes them dead with an untaken branch.
 //
+// As when TensorFlow instantiates a function, nodes that neither a used
+// output, a control output nor a stateful node needs are dropped; stateful
+// nodes always stay (their effects are the point of running them).
+//
 // Errors (InvalidArgument naming function and node): an argument count that
 // differs from the signature, an input naming nothing in the body, a missing
 // ret, a placeholder the call does not bind; NotFound for a body op that is
@@ -45,6 +49,14 @@ struct CallSite {
   std::string device;
   // Instantiation attrs: placeholders and list/number-sized arguments.
   AttrValueMap attrs;
+  // Optional, one flag per flat input: the argument is a loop invariant,
+  // live in every iteration including the one that leaves the loop. A body
+  // node reading nothing but such arguments is gated like an input-less one
+  // (TensorFlow 1's pivot rule), so it runs only in iterations that run.
+  std::vector<bool> invariant_args;
+  // Optional, one flag per flat output: nobody reads that output. Its ret is
+  // then "" and the nodes only it needed are dropped.
+  std::vector<bool> unused_rets;
 };
 
 struct InlinedBody {

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "common/framework/status.h"
 #include "common/op/node_def_util.h"
@@ -195,6 +196,42 @@ absl::Status LowerCase(const NodeDef& node, ExpansionContext* ctx) {
   return LowerBranches(node, branches, in_types, out_types, site, ctx);
 }
 
+namespace {
+
+// The loop variables the body returns unchanged (its ret for output i is
+// argument i, directly or through an Identity): TensorFlow 2 passes every
+// captured tensor through the loop this way. They become loop-invariant
+// Enters instead of a Merge/Switch/NextIteration per iteration.
+std::vector<bool> LoopInvariants(const tensorflow::FunctionDef& body, int n) {
+  std::vector<bool> invariant(n, false);
+  const auto& sig = body.signature();
+  if (sig.input_arg_size() != n || sig.output_arg_size() != n) return invariant;
+  absl::flat_hash_map<std::string, const NodeDef*> nodes;
+  for (const NodeDef& node : body.node_def()) nodes[node.name()] = &node;
+  for (int i = 0; i < n; ++i) {
+    const auto& in = sig.input_arg(i);
+    if (!in.number_attr().empty() || !in.type_list_attr().empty()) continue;
+    auto ret = body.ret().find(sig.output_arg(i).name());
+    if (ret == body.ret().end()) continue;
+    std::string value = ret->second;
+    // "Identity:output:0" -> the Identity's data input.
+    const size_t colon = value.find(':');
+    if (colon != std::string::npos) {
+      auto node = nodes.find(value.substr(0, colon));
+      if (node == nodes.end() || node->second->op() != "Identity" ||
+          value.substr(colon) != ":output:0" ||
+          node->second->input_size() == 0) {
+        continue;
+      }
+      value = node->second->input(0);
+    }
+    invariant[i] = value == in.name() || value == in.name() + ":0";
+  }
+  return invariant;
+}
+
+}  // namespace
+
 absl::Status LowerWhile(const NodeDef& node, ExpansionContext* ctx) {
   DataTypeVector types;
   TRIB_RETURN_IF_ERROR(GetNodeAttr(node, "T", &types));
@@ -216,12 +253,11 @@ absl::Status LowerWhile(const NodeDef& node, ExpansionContext* ctx) {
                         ctx->Function(node, body_attr));
   TRIB_RETURN_IF_ERROR(
       ctx->CheckSignature(node, *body_fn, body_attr.attr(), types, types));
+  DataTypeVector cond_in, cond_out;
   {
-    // The condition returns one tensor, converted to bool below if needed.
     tensorflow::NodeDef instance;
     instance.set_op(cond_fn->signature().name());
     *instance.mutable_attr() = cond_attr.attr();
-    DataTypeVector cond_in, cond_out;
     TRIB_RETURN_IF_ERROR(InOutTypesForNode(instance, cond_fn->signature(),
                                            &cond_in, &cond_out));
     if (cond_out.size() != 1) {
@@ -234,88 +270,103 @@ absl::Status LowerWhile(const NodeDef& node, ExpansionContext* ctx) {
   }
 
   const int n = static_cast<int>(types.size());
-  std::vector<std::string> merges, switches, exits, body_inputs;
+  std::vector<bool> invariant = LoopInvariants(*body_fn, n);
+  int first_variant = -1;
+  for (int i = 0; i < n && first_variant < 0; ++i) {
+    if (!invariant[i]) first_variant = i;
+  }
+  // A loop whose every variable is invariant runs zero times or forever;
+  // it keeps the general form.
+  if (first_variant < 0) {
+    invariant.assign(n, false);
+    first_variant = 0;
+  }
+
+  // Per variable: what the condition and the body read, what leaves.
+  std::vector<std::string> cond_args(n), body_args(n), outputs(n);
+  std::vector<std::string> switches(n);
   for (int i = 0; i < n; ++i) {
     const std::string var_device = PlumbingDevice(node, types[i]);
     const std::string enter = absl::StrCat(name, "/enter", i);
     NodeDef* e = ctx->AddNode(enter, "Enter", var_device, {data[i]});
     SetTypeAttr(e, "T", types[i]);
     (*e->mutable_attr())["frame_name"].set_s(name);
-    (*e->mutable_attr())["is_constant"].set_b(false);
+    (*e->mutable_attr())["is_constant"].set_b(invariant[i]);
     (*e->mutable_attr())["parallel_iterations"].set_i(parallel_iterations);
+    if (invariant[i]) {
+      cond_args[i] = body_args[i] = enter;
+      outputs[i] = data[i];
+      continue;
+    }
     const std::string merge = absl::StrCat(name, "/merge", i);
     NodeDef* m = ctx->AddNode(
         merge, "Merge", var_device,
         {enter, absl::StrCat(name, "/next_iteration", i)});
     SetTypeAttr(m, "T", types[i]);
     (*m->mutable_attr())["N"].set_i(2);
-    merges.push_back(merge);
+    cond_args[i] = merge;
   }
 
   CallSite cond_call;
   cond_call.prefix = absl::StrCat(name, "/cond");
-  cond_call.args = merges;
-  cond_call.gates = {merges[0]};
+  cond_call.args = cond_args;
+  cond_call.gates = {cond_args[first_variant]};
+  cond_call.invariant_args = invariant;
   cond_call.device = device;
   cond_call.attrs = cond_attr.attr();
   TRIB_ASSIGN_OR_RETURN(InlinedBody cond, ctx->Inline(*cond_fn, cond_call));
   std::string pred = cond.rets[0];
-  {
-    DataTypeVector cond_in, cond_out;
-    tensorflow::NodeDef instance;
-    instance.set_op(cond_fn->signature().name());
-    *instance.mutable_attr() = cond_attr.attr();
-    TRIB_RETURN_IF_ERROR(InOutTypesForNode(instance, cond_fn->signature(),
-                                           &cond_in, &cond_out));
-    // TensorFlow's While accepts any predicate ToBool accepts.
-    const std::string to_bool = absl::StrCat(name, "/cond_bool");
+  if (cond_out[0] != tensorflow::DT_BOOL || !cond.control_rets.empty()) {
+    // TensorFlow's While accepts any predicate ToBool accepts; the
+    // condition's side effects finish before the loop goes on.
     std::vector<std::string> inputs = {pred};
     for (const std::string& c : AsControlInputs(cond.control_rets)) {
       inputs.push_back(c);
     }
-    if (cond_out[0] != tensorflow::DT_BOOL || !cond.control_rets.empty()) {
-      SetTypeAttr(ctx->AddNode(to_bool, "ToBool", device, inputs), "T",
-              cond_out[0]);
-      pred = to_bool;
-    }
+    pred = absl::StrCat(name, "/cond_bool");
+    SetTypeAttr(ctx->AddNode(pred, "ToBool", device, inputs), "T",
+                cond_out[0]);
   }
   const std::string loop_cond = absl::StrCat(name, "/loop_cond");
   ctx->AddNode(loop_cond, "LoopCond", device, {pred});
 
   for (int i = 0; i < n; ++i) {
+    if (invariant[i]) continue;
     const std::string var_device = PlumbingDevice(node, types[i]);
     const std::string sw = absl::StrCat(name, "/switch", i);
     SetTypeAttr(
-        ctx->AddNode(sw, "Switch", var_device, {merges[i], loop_cond}), "T",
-        types[i]);
-    const std::string exit = absl::StrCat(name, "/exit", i);
-    SetTypeAttr(ctx->AddNode(exit, "Exit", var_device, {sw}), "T", types[i]);
-    exits.push_back(exit);
-    const std::string identity = absl::StrCat(name, "/body_input", i);
-    SetTypeAttr(ctx->AddNode(identity, "Identity", var_device,
+        ctx->AddNode(sw, "Switch", var_device, {cond_args[i], loop_cond}),
+        "T", types[i]);
+    outputs[i] = absl::StrCat(name, "/exit", i);
+    SetTypeAttr(ctx->AddNode(outputs[i], "Exit", var_device, {sw}), "T",
+                types[i]);
+    body_args[i] = absl::StrCat(name, "/body_input", i);
+    SetTypeAttr(ctx->AddNode(body_args[i], "Identity", var_device,
                              {TensorName(sw, 1)}),
                 "T", types[i]);
-    body_inputs.push_back(identity);
   }
 
   CallSite body_call;
   body_call.prefix = absl::StrCat(name, "/body");
-  body_call.args = body_inputs;
-  body_call.gates = {body_inputs[0]};
+  body_call.args = body_args;
+  body_call.gates = {body_args[first_variant]};
+  body_call.invariant_args = invariant;
+  body_call.unused_rets = invariant;
   body_call.device = device;
   body_call.attrs = body_attr.attr();
   TRIB_ASSIGN_OR_RETURN(InlinedBody body, ctx->Inline(*body_fn, body_call));
   for (int i = 0; i < n; ++i) {
+    if (invariant[i]) continue;
     std::vector<std::string> inputs = {body.rets[i]};
     for (const std::string& c : AsControlInputs(body.control_rets)) {
       inputs.push_back(c);
     }
     SetTypeAttr(ctx->AddNode(absl::StrCat(name, "/next_iteration", i),
-                         "NextIteration", PlumbingDevice(node, types[i]),
-                         inputs),
-            "T", types[i]);
+                             "NextIteration", PlumbingDevice(node, types[i]),
+                             inputs),
+                "T", types[i]);
   }
-  ctx->AddReplacement(node, exits, types, {});
+  ctx->AddReplacement(node, outputs, types, {});
   return absl::OkStatus();
 }
 
