@@ -33,6 +33,8 @@ DEB_PACKAGES=(
   libopenblas-dev
   libfarmhash-dev
   libdnnl-dev
+  libleveldb-dev
+  libisal-dev
   python3-venv
 )
 
