@@ -35,6 +35,7 @@ DEB_PACKAGES=(
   libdnnl-dev
   libleveldb-dev
   libisal-dev
+  libre2-dev
   python3-venv
 )
 

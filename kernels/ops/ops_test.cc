@@ -86,7 +86,7 @@ const std::vector<std::string>& RequiredOps() {
       "VariableV2", "Variable", "Assign", "AssignAdd", "AssignSub",
       "IsVariableInitialized", "VarHandleOp", "ReadVariableOp",
       "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
-      "VarIsInitializedOp", "DestroyResourceOp",
+      "VarIsInitializedOp", "DestroyResourceOp", "DisableCopyOnRead",
       // Training.
       "ApplyGradientDescent", "ApplyMomentum", "ApplyAdam",
       "ResourceApplyGradientDescent", "ResourceApplyMomentum",
@@ -124,7 +124,7 @@ const std::vector<std::string>& RequiredOps() {
       "ControlTrigger",
       // Checkpoints, strings, parsing (SavedModel graphs).
       "SaveV2", "RestoreV2", "MergeV2Checkpoints", "ShardedFilename",
-      "ShardedFilespec", "StringJoin", "ParseExample",
+      "ShardedFilespec", "StringJoin", "StaticRegexFullMatch", "ParseExample",
       // Stateful random ops (variable initializers).
       "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
       "RandomUniformInt", "RandomShuffle", "Multinomial",
@@ -477,6 +477,7 @@ TEST(OpsTest, OpFlags) {
       "AssignSubVariableOp",
       "VarIsInitializedOp",
       "DestroyResourceOp",
+      "DisableCopyOnRead",
       "ResourceApplyGradientDescent",
       "ResourceApplyMomentum",
       "ResourceApplyAdam",
