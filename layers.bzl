@@ -58,6 +58,7 @@ LAYERS = [
     ("executor", ["common/runtime/executor"]),
     ("graph_execution", ["common/runtime/graph_execution"]),
     ("session", ["common/runtime/session"]),
+    ("saved_model", ["common/runtime/saved_model"]),
     ("worker", ["worker"]),
     ("master", ["master", "master/testing"]),
     ("tools", [

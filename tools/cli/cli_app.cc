@@ -12,7 +12,8 @@ void AddInspect(CLI::App& app, CliInvocation* inv) {
       "Print a GraphDef's nodes, ops, devices, edges and validation errors");
   inspect
       ->add_option("GRAPH", inv->inspect_graph,
-                   "GraphDef file: binary .pb or text .pbtxt")
+                   "GraphDef file: binary .pb or text .pbtxt; or a SavedModel "
+                   "directory, whose tag sets and signatures are listed")
       ->required();
   inspect->add_flag("--json", inv->inspect_json, "Print the report as JSON");
   inspect->add_flag("--optimized", inv->inspect_optimized,
@@ -31,8 +32,22 @@ void AddRun(CLI::App& app, CliInvocation* inv) {
       "or {\"error\": {\"code\": ..., \"message\": ...}} with a non-zero exit "
       "status.");
   run->add_option("--graph", o.graph_path,
-                  "GraphDef file: binary .pb or text .pbtxt (or a SavedModel)")
-      ->required();
+                  "GraphDef file: binary .pb or text .pbtxt (or a SavedModel's "
+                  "saved_model.pb, its first meta graph as it is)");
+  run->add_option("--saved-model", o.saved_model_dir,
+                  "SavedModel directory: load it (variables restored, init op "
+                  "run) and run one signature; prints its outputs by key");
+  run->add_option("--tag", o.tags,
+                  "With --saved-model: the meta graph's tag set, repeated or "
+                  "comma-separated (default: serve)")
+      ->take_all();
+  run->add_option("--signature", o.signature,
+                  "With --saved-model: the SignatureDef key (default: "
+                  "serving_default)");
+  run->add_option("--input", o.inputs,
+                  "With --saved-model: KEY=VALUE, a signature input in the "
+                  "--feed syntax (JSON, dtype-prefixed, @file.npy)")
+      ->take_all();
   run->add_option(
       "--target", o.target,
       "Session target: \"\" or \"local\" (in process; default), or "

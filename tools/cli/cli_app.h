@@ -3,7 +3,9 @@
 // of main() so the parsing is unit-tested.
 //
 //   tributary inspect GRAPH [--json] [--optimized]
+//   tributary inspect SAVED_MODEL_DIR [--json]            (saved_model_inspect.h)
 //   tributary run --graph GRAPH [--target T] ...          (run_command.h)
+//   tributary run --saved-model DIR [--signature K] ...   (saved_model_run.h)
 //   tributary devices --target T [--json]                  (devices_command.h)
 //   tributary cluster up --cluster FILE [--master ADDR] ...  (cluster_up.h)
 //   tributary cluster down [--cluster FILE] ...            (cluster_down.h)

@@ -50,11 +50,24 @@ TEST(CliAppTest, RunTakesFileFeedsOutputAndConfig) {
   EXPECT_EQ(p.inv.run.config_file, "c.pbtxt");
 }
 
+TEST(CliAppTest, RunTakesSavedModelFlags) {
+  Parsed p = Parse({"run", "--saved-model", "model", "--tag", "serve,gpu",
+                    "--signature", "predict", "--input", "x=[1,2]", "--input",
+                    "k=@k.npy", "--target", "grpc://h:1"});
+  ASSERT_EQ(p.inv.command, CliCommand::kRun) << p.err;
+  EXPECT_EQ(p.inv.run.saved_model_dir, "model");
+  EXPECT_EQ(p.inv.run.graph_path, "");
+  EXPECT_EQ(p.inv.run.tags, (std::vector<std::string>{"serve,gpu"}));
+  EXPECT_EQ(p.inv.run.signature, "predict");
+  EXPECT_EQ(p.inv.run.inputs, (std::vector<std::string>{"x=[1,2]", "k=@k.npy"}));
+}
+
 TEST(CliAppTest, RunHelpDocumentsFilesAndConfig) {
   Parsed p = Parse({"run", "--help"});
   EXPECT_EQ(p.inv.command, CliCommand::kNone);
   EXPECT_EQ(p.inv.exit_code, 0);
-  for (const char* text : {"--output", "--config", "--config-file", "@batch.npy"}) {
+  for (const char* text : {"--output", "--config", "--config-file", "@batch.npy",
+                           "--saved-model", "--signature", "--input", "--tag"}) {
     EXPECT_NE(p.out.find(text), std::string::npos) << text << "\n" << p.out;
   }
 }

@@ -1,6 +1,7 @@
 #include "tools/cli/inspect_command.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iomanip>
 
 #include "absl/container/flat_hash_map.h"
@@ -16,6 +17,7 @@
 #include "common/runtime/optimization/graph_optimizer.h"
 #include "nlohmann/json.hpp"
 #include "tools/cli/graph_file.h"
+#include "tools/cli/saved_model_inspect.h"
 
 namespace tributary {
 namespace {
@@ -199,6 +201,15 @@ absl::StatusOr<tensorflow::GraphDef> OptimizeForInspection(
 
 int RunInspect(const std::string& path, bool json, bool optimized, std::ostream& out,
                std::ostream& err) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    if (optimized) {
+      err << "error: INVALID_ARGUMENT: --optimized takes a graph file, not a "
+             "SavedModel directory\n";
+      return 2;
+    }
+    return RunInspectSavedModel(path, json, out, err);
+  }
   absl::StatusOr<tensorflow::GraphDef> graph = ReadGraphDefFile(path);
   if (!graph.ok()) {
     err << "error: " << CodeName(graph.status().code()) << ": "

@@ -2,7 +2,9 @@
 // edges, and every validation error found, without running anything. With
 // --optimized, the graph listed is the one the optimizer's passes (constant folding,
 // fusion; common/runtime/optimization) make of it on one CPU with the default
-// RewriterConfig; nothing is pruned, since no fetch is named.
+// RewriterConfig; nothing is pruned, since no fetch is named. A directory is
+// read as a SavedModel and its tag sets and signatures are listed instead
+// (saved_model_inspect.h).
 #ifndef TRIBUTARY_TOOLS_CLI_INSPECT_COMMAND_H_
 #define TRIBUTARY_TOOLS_CLI_INSPECT_COMMAND_H_
 

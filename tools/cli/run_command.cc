@@ -2,7 +2,6 @@
 
 #include <fstream>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
 
@@ -15,28 +14,15 @@
 #include "tools/cli/feed_signature.h"
 #include "tools/cli/graph_file.h"
 #include "tools/cli/output_file.h"
+#include "tools/cli/run_output.h"
+#include "tools/cli/saved_model_run.h"
 #include "tools/cli/session_config.h"
-#include "tools/cli/tensor_json.h"
 #include "tools/cli/value_parsing.h"
 #include "tools/client/session.h"
 
 namespace tributary {
 namespace {
 
-using json = nlohmann::json;
-
-constexpr int kStepError = 1;
-constexpr int kInputError = 2;
-
-int PrintError(const absl::Status& status, int exit_code, std::ostream& out) {
-  const tensorflow::error::Code code = ToErrorCode(status.code());
-  json error = {{"error",
-                 {{"code", tensorflow::error::Code_Name(code)},
-                  {"message", std::string(status.message())}}}};
-  out << error.dump(-1, ' ', false, json::error_handler_t::replace)
-      << std::endl;
-  return exit_code;
-}
 
 // The tensor one --feed flag denotes, checked against what the graph
 // declares for it.
@@ -88,45 +74,58 @@ absl::Status WriteTrace(const std::string& path,
 }  // namespace
 
 int RunRunCommand(const RunCommandOptions& options, std::ostream& out) {
+  if (options.graph_path.empty() == options.saved_model_dir.empty()) {
+    return PrintRunError(
+        errors::InvalidArgument("give exactly one of --graph and --saved-model"),
+        kRunInputError, out);
+  }
+  if (!options.saved_model_dir.empty()) return RunSavedModelCommand(options, out);
+  if (!options.inputs.empty() || !options.signature.empty() ||
+      !options.tags.empty()) {
+    return PrintRunError(
+        errors::InvalidArgument(
+            "--input, --signature and --tag need --saved-model"),
+        kRunInputError, out);
+  }
   absl::StatusOr<tensorflow::GraphDef> graph =
       ReadGraphDefFile(options.graph_path);
-  if (!graph.ok()) return PrintError(graph.status(), kInputError, out);
+  if (!graph.ok()) return PrintRunError(graph.status(), kRunInputError, out);
   if (options.steps < 1) {
-    return PrintError(errors::InvalidArgument(
+    return PrintRunError(errors::InvalidArgument(
                           "--steps must be at least 1, got ", options.steps),
-                      kInputError, out);
+                      kRunInputError, out);
   }
   const bool main_step =
       !options.fetches.empty() || !options.run_targets.empty();
   if (!main_step && options.inits.empty()) {
-    return PrintError(
+    return PrintRunError(
         errors::InvalidArgument(
             "Nothing to run: give --fetch, --run-target or --init"),
-        kInputError, out);
+        kRunInputError, out);
   }
   if (!options.output_path.empty()) {
     absl::Status checked =
         CheckOutputPath(options.output_path, options.fetches);
-    if (!checked.ok()) return PrintError(checked, kInputError, out);
+    if (!checked.ok()) return PrintRunError(checked, kRunInputError, out);
   }
   absl::StatusOr<tensorflow::ConfigProto> config =
       BuildSessionConfig(options.config_file, options.config_text);
-  if (!config.ok()) return PrintError(config.status(), kInputError, out);
+  if (!config.ok()) return PrintRunError(config.status(), kRunInputError, out);
   absl::StatusOr<NamedTensorList> feeds = ParseFeeds(*graph, options.feeds);
-  if (!feeds.ok()) return PrintError(feeds.status(), kInputError, out);
+  if (!feeds.ok()) return PrintRunError(feeds.status(), kRunInputError, out);
 
   absl::StatusOr<std::unique_ptr<Session>> session =
       NewSession(options.target, *config);
-  if (!session.ok()) return PrintError(session.status(), kStepError, out);
+  if (!session.ok()) return PrintRunError(session.status(), kRunStepError, out);
   Session& s = **session;
   absl::Status status = s.Create(*graph);
-  if (!status.ok()) return PrintError(status, kStepError, out);
+  if (!status.ok()) return PrintRunError(status, kRunStepError, out);
 
   for (const std::string& init : options.inits) {
     status = s.Run({}, {}, {init}, nullptr);
     if (!status.ok()) {
-      return PrintError(errors::PrependToMessage(status, "--init ", init, ": "),
-                        kStepError, out);
+      return PrintRunError(errors::PrependToMessage(status, "--init ", init, ": "),
+                        kRunStepError, out);
     }
   }
 
@@ -141,33 +140,17 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out) {
       }
       status = s.Run(run_options, *feeds, options.fetches, options.run_targets,
                      &outputs, last ? &metadata : nullptr);
-      if (!status.ok()) return PrintError(status, kStepError, out);
+      if (!status.ok()) return PrintRunError(status, kRunStepError, out);
     }
   }
   if (!options.trace_path.empty()) {
     status = WriteTrace(options.trace_path, metadata.step_stats(), *graph);
-    if (!status.ok()) return PrintError(status, kStepError, out);
+    if (!status.ok()) return PrintRunError(status, kRunStepError, out);
   }
   status = s.Close();
-  if (!status.ok()) return PrintError(status, kStepError, out);
+  if (!status.ok()) return PrintRunError(status, kRunStepError, out);
 
-  json summary;
-  json fetches = json::object();
-  for (size_t i = 0; i < options.fetches.size() && i < outputs.size(); ++i) {
-    json value = TensorToJson(outputs[i]);
-    // The values went to the file; stdout keeps what identifies them.
-    if (!options.output_path.empty()) value.erase("values");
-    fetches[options.fetches[i]] = std::move(value);
-  }
-  summary["fetches"] = fetches;
-  if (!options.output_path.empty()) {
-    status = WriteOutputFile(options.output_path, options.fetches, outputs);
-    if (!status.ok()) return PrintError(status, kStepError, out);
-    summary["output"] = options.output_path;
-  }
-  out << summary.dump(-1, ' ', false, json::error_handler_t::replace)
-      << std::endl;
-  return 0;
+  return PrintRunFetches(options.fetches, outputs, options.output_path, out);
 }
 
 }  // namespace tributary

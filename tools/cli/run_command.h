@@ -4,6 +4,9 @@
 //       [--fetch NAME]... [--run-target NODE]... [--init NODE]...
 //       [--steps N] [--trace FILE] [--output FILE.npz|FILE.npy]
 //       [--config TEXT] [--config-file FILE]
+//   tributary run --saved-model DIR [--tag serve]... [--signature KEY]
+//       [--input KEY=VALUE]... [--target T] [--steps N] [--output ...]
+//       [--config TEXT] [--config-file FILE]          (saved_model_run.h)
 //
 // One session holds the graph for the whole command: target "" / "local"
 // runs it in this process, "grpc://host:port" on a cluster through its
@@ -38,7 +41,11 @@
 namespace tributary {
 
 struct RunCommandOptions {
-  std::string graph_path;
+  std::string graph_path;       // --graph; or
+  std::string saved_model_dir;  // --saved-model, with:
+  std::vector<std::string> tags;       // --tag; empty: {"serve"}
+  std::string signature;               // --signature; empty: serving_default
+  std::vector<std::string> inputs;     // --input KEY=VALUE
   std::string target;
   std::vector<std::string> feeds;        // NAME=VALUE
   std::vector<std::string> fetches;      // NAME
