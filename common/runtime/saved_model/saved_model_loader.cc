@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/framework/status.h"
+#include "common/runtime/saved_model/object_graph_restore.h"
 #include "common/runtime/saved_model/saved_model_reader.h"
 #include "common/runtime/saved_model/signature.h"
 
@@ -24,15 +25,38 @@ absl::StatusOr<std::string> AbsolutePath(const std::string& path) {
   return absolute.lexically_normal().string();
 }
 
+std::string VariablesPrefix(const std::string& export_dir) {
+  return JoinPath(JoinPath(export_dir, kSavedModelVariablesDirectory),
+                  kSavedModelVariablesFilename);
+}
+
+bool HasVariables(const std::string& export_dir) {
+  std::error_code ec;
+  return std::filesystem::exists(VariablesPrefix(export_dir) + ".index", ec);
+}
+
+// The object-graph restore of a TF2 SavedModel (object_graph_restore.h);
+// nothing for a TF1 one (no object graph, or a checkpoint without one).
+absl::StatusOr<ObjectGraphRestore> PlanObjectGraphRestore(
+    const tensorflow::MetaGraphDef& meta_graph, const std::string& export_dir) {
+  if (!HasVariables(export_dir)) return ObjectGraphRestore();
+  TRIB_ASSIGN_OR_RETURN(std::optional<tensorflow::SavedObjectGraph> objects,
+                        ObjectGraphOf(meta_graph));
+  if (!objects.has_value() || objects->nodes_size() == 0) return ObjectGraphRestore();
+  absl::StatusOr<tensorflow::TrackableObjectGraph> checkpoint_objects =
+      ReadCheckpointObjectGraph(VariablesPrefix(export_dir));
+  if (absl::IsNotFound(checkpoint_objects.status())) return ObjectGraphRestore();
+  TRIB_RETURN_IF_ERROR(checkpoint_objects.status());
+  return BuildObjectGraphRestore(meta_graph.graph_def(), *objects,
+                                 *checkpoint_objects);
+}
+
 absl::Status RunRestore(Session* session,
                         const tensorflow::MetaGraphDef& meta_graph,
                         const std::string& export_dir,
                         const NamedTensorList& asset_feeds) {
-  const std::string variables_prefix =
-      JoinPath(JoinPath(export_dir, kSavedModelVariablesDirectory),
-               kSavedModelVariablesFilename);
-  std::error_code ec;
-  if (!std::filesystem::exists(variables_prefix + ".index", ec)) {
+  const std::string variables_prefix = VariablesPrefix(export_dir);
+  if (!HasVariables(export_dir)) {
     return absl::OkStatus();  // No variables were saved (TensorFlow logs it).
   }
   const tensorflow::SaverDef& saver = meta_graph.saver_def();
@@ -118,9 +142,24 @@ absl::StatusOr<SavedModelBundle> LoadSavedModel(
                         AssetFeeds(meta, bundle.export_dir));
   TRIB_ASSIGN_OR_RETURN(std::string init_op, InitOpName(meta, bundle.export_dir));
 
+  absl::StatusOr<ObjectGraphRestore> object_restore =
+      PlanObjectGraphRestore(meta, bundle.export_dir);
   TRIB_RETURN_IF_ERROR(errors::PrependToMessage(
-      session->Create(meta.graph_def()), "SavedModel '", export_dir, "': "));
+      object_restore.status(), "restoring variables of SavedModel '", export_dir,
+      "' through its object graph: "));
+
+  tensorflow::GraphDef graph = meta.graph_def();
+  for (const tensorflow::NodeDef& node : object_restore->nodes) *graph.add_node() = node;
+  TRIB_RETURN_IF_ERROR(errors::PrependToMessage(
+      session->Create(graph), "SavedModel '", export_dir, "': "));
   TRIB_RETURN_IF_ERROR(RunRestore(session, meta, bundle.export_dir, asset_feeds));
+  if (!object_restore->nodes.empty()) {
+    const std::string prefix = VariablesPrefix(bundle.export_dir);
+    TRIB_RETURN_IF_ERROR(errors::PrependToMessage(
+        session->Run({{object_restore->filename_tensor, Tensor(prefix)}}, {},
+                     {object_restore->restore_op}, nullptr),
+        "restoring variables from ", prefix, " through the object graph: "));
+  }
   if (!init_op.empty()) {
     TRIB_RETURN_IF_ERROR(errors::PrependToMessage(
         session->Run(asset_feeds, {}, {init_op}, nullptr), "running init op '",

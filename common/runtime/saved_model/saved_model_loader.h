@@ -11,13 +11,17 @@
 // The steps, in TensorFlow's order:
 // 1. read DIR/saved_model.pb|.pbtxt and pick the meta graph of `tags`;
 // 2. Create the session with its GraphDef (the function library travels
-//    with it: the runtime inlines StatefulPartitionedCall/While/If);
+//    with it: the runtime inlines StatefulPartitionedCall/While/If), plus
+//    the object-graph restore's nodes ("tributary_object_graph_restore/...");
 // 3. restore the variables through the meta graph's saver_def: feed
 //    filename_tensor_name with DIR/variables/variables and run
 //    restore_op_name. TF1 saves name a `save/restore_all` NoOp; TF2 saves a
 //    StatefulPartitionedCall over a restore function, the same mechanism.
 //    Skipped, as in TensorFlow, when DIR/variables/variables.index does not
-//    exist (a model without variables);
+//    exist (a model without variables). A TF2 SavedModel's variables are
+//    then also restored through its object graph, as tf.saved_model.load
+//    does (object_graph_restore.h): for Keras 3 models the saver_def reaches
+//    other handles than those the signatures read;
 // 4. run the init op: the `__saved_model_init_op` signature's output, else
 //    the `saved_model_main_op` collection, else `legacy_init_op`.
 // Steps 3 and 4 also feed every asset tensor (the meta graph's
