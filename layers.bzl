@@ -21,6 +21,7 @@ and tests/testdata; nothing in production can use them, since they are not code.
 LAYERS = [
     ("protos", ["protos"]),
     ("framework", ["common/framework"]),
+    ("checkpoint", ["common/checkpoint"]),
     ("op", ["common/op"]),
     ("op_defs", ["kernels/ops"]),
     ("kernel", ["common/kernel"]),
@@ -39,6 +40,7 @@ LAYERS = [
         "kernels/control_flow",
         "kernels/embedding",
         "kernels/function",
+        "kernels/io",
         "kernels/list",
         "kernels/math",
         "kernels/nn",

@@ -33,6 +33,9 @@ DEB_PACKAGES=(
   libopenblas-dev
   libfarmhash-dev
   libdnnl-dev
+  libleveldb-dev
+  libisal-dev
+  libre2-dev
   python3-venv
 )
 

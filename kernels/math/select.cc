@@ -1,5 +1,6 @@
 // Select (TF1: condition scalar, same shape, or a vector picking rows) and
 // SelectV2 (condition, then and else broadcast together).
+#include <string>
 #include <vector>
 
 #include "common/framework/status.h"
@@ -179,6 +180,8 @@ REGISTER_SELECT(double);
 REGISTER_SELECT(int32_t);
 REGISTER_SELECT(int64_t);
 REGISTER_SELECT(bool);
+// Saver graphs pick a temporary checkpoint path with a string Select.
+REGISTER_SELECT(std::string);
 #undef REGISTER_SELECT
 
 }  // namespace

@@ -86,7 +86,7 @@ const std::vector<std::string>& RequiredOps() {
       "VariableV2", "Variable", "Assign", "AssignAdd", "AssignSub",
       "IsVariableInitialized", "VarHandleOp", "ReadVariableOp",
       "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
-      "VarIsInitializedOp", "DestroyResourceOp",
+      "VarIsInitializedOp", "DestroyResourceOp", "DisableCopyOnRead",
       // Training.
       "ApplyGradientDescent", "ApplyMomentum", "ApplyAdam",
       "ResourceApplyGradientDescent", "ResourceApplyMomentum",
@@ -128,7 +128,7 @@ const std::vector<std::string>& RequiredOps() {
       "While", "StatelessWhile", "Case", "StatelessCase", "ToBool", "_SwitchN",
       // Checkpoints, strings, parsing (SavedModel graphs).
       "SaveV2", "RestoreV2", "MergeV2Checkpoints", "ShardedFilename",
-      "ShardedFilespec", "StringJoin", "ParseExample",
+      "ShardedFilespec", "StringJoin", "StaticRegexFullMatch", "ParseExample",
       // Stateful random ops (variable initializers).
       "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
       "RandomUniformInt", "RandomShuffle", "Multinomial",
@@ -485,6 +485,7 @@ TEST(OpsTest, OpFlags) {
       "AssignSubVariableOp",
       "VarIsInitializedOp",
       "DestroyResourceOp",
+      "DisableCopyOnRead",
       "ResourceApplyGradientDescent",
       "ResourceApplyMomentum",
       "ResourceApplyAdam",

@@ -50,6 +50,12 @@ REGISTER_OP("AssignSubVariableOp")
     .Attr("dtype: type")
     .SetIsStateful();
 
+// Savers emit it before reading a variable they save: it turns off the
+// variable's copy-on-read mode (TensorFlow's sparse-update optimisation).
+REGISTER_OP("DisableCopyOnRead")
+    .Input("resource: resource")
+    .SetIsStateful();
+
 REGISTER_OP("VarIsInitializedOp")
     .Input("resource: resource")
     .Output("is_initialized: bool")

@@ -17,6 +17,13 @@ REGISTER_OP("StringJoin")
     .Attr("N: int >= 0")
     .Attr("separator: string = ''");
 
+// Whether each string matches `pattern` (RE2 syntax) as a whole; the sharded
+// saver asks it whether the checkpoint path is on S3.
+REGISTER_OP("StaticRegexFullMatch")
+    .Input("input: string")
+    .Attr("pattern: string")
+    .Output("output: bool");
+
 // Bucket of each string: Fingerprint64 (farmhash) modulo num_buckets.
 REGISTER_OP("StringToHashBucketFast")
     .Input("input: string")

@@ -213,6 +213,24 @@ class VarIsInitializedOp : public OpKernel {
   }
 };
 
+// TensorFlow switches the variable out of its copy-on-read mode (a mode its
+// sparse updates use). Our variables have no such mode: reads always share a
+// snapshot (see the top of this file), so what is left is TensorFlow's check
+// that the variable exists.
+class DisableCopyOnReadOp : public OpKernel {
+ public:
+  explicit DisableCopyOnReadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    expensive_ = false;
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    absl::StatusOr<const ResourceHandle*> handle = HandleFromInput(ctx, 0);
+    OP_REQUIRES_OK(ctx, handle.status());
+    RefCountPtr<Var> variable;
+    OP_REQUIRES_OK(ctx, LookupResource(ctx, **handle, &variable));
+  }
+};
+
 class DestroyResourceOp : public OpKernel {
  public:
   explicit DestroyResourceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -237,6 +255,8 @@ REGISTER_KERNEL_BUILDER(Name("ReadVariableOp").Device(DEVICE_CPU),
                         ReadVariableOp);
 REGISTER_KERNEL_BUILDER(Name("AssignVariableOp").Device(DEVICE_CPU),
                         AssignVariableOp);
+REGISTER_KERNEL_BUILDER(Name("DisableCopyOnRead").Device(DEVICE_CPU),
+                        DisableCopyOnReadOp);
 REGISTER_KERNEL_BUILDER(Name("VarIsInitializedOp").Device(DEVICE_CPU),
                         VarIsInitializedOp);
 REGISTER_KERNEL_BUILDER(Name("DestroyResourceOp").Device(DEVICE_CPU),
