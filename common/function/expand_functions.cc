@@ -133,7 +133,17 @@ absl::Status ExpandFunctionCalls(const OpRegistryInterface& ops,
   const absl::flat_hash_set<std::string> functions = FunctionNames(*graph);
 
   absl::flat_hash_map<std::string, std::string> op_of;
-  for (const NodeDef& node : graph->node()) op_of[node.name()] = node.op();
+  absl::flat_hash_map<std::string, int> reads;
+  auto count_reads = [&reads](const NodeDef& node, int delta) {
+    for (const std::string& in : node.input()) {
+      if (in.empty() || in[0] == '^') break;
+      reads[ReadKey(in)] += delta;
+    }
+  };
+  for (const NodeDef& node : graph->node()) {
+    op_of[node.name()] = node.op();
+    count_reads(node, 1);
+  }
 
   struct Pending {
     NodeDef node;
@@ -162,9 +172,13 @@ absl::Status ExpandFunctionCalls(const OpRegistryInterface& ops,
           "Tributary runs functions by inlining them");
     }
     expanded.clear();
-    ExpansionContext ctx(library, &op_of, &expanded);
+    // The client can name only the graph's own nodes in fetches.
+    ExpansionContext ctx(library, &op_of, &reads, /*fetchable=*/item.depth == 0,
+                         &expanded);
+    count_reads(item.node, -1);
     absl::Status s = ExpandOne(item.node, kind, library, &ctx);
     if (!s.ok()) return s;
+    for (const NodeDef& node : expanded) count_reads(node, 1);
     total += static_cast<int64_t>(expanded.size()) - 1;
     if (total > kMaxExpandedNodes) {
       return errors::ResourceExhausted(

@@ -25,6 +25,18 @@ std::vector<std::string> ControlInputNodes(const tensorflow::NodeDef& node) {
   return out;
 }
 
+std::string ReadKey(absl::string_view tensor) {
+  TensorId id = ParseTensorName(tensor);
+  return absl::StrCat(id.node(), ":", id.index);
+}
+
+bool ExpansionContext::OutputRead(const tensorflow::NodeDef& node,
+                                  int index) const {
+  if (fetchable_) return true;
+  auto it = reads_->find(absl::StrCat(node.name(), ":", index));
+  return it != reads_->end() && it->second > 0;
+}
+
 std::string TensorName(const std::string& node, int index) {
   return index == 0 ? node : absl::StrCat(node, ":", index);
 }

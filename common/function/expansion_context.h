@@ -27,12 +27,24 @@ class ExpansionContext {
  public:
   // `op_of` maps every node name of the graph being expanded to its op type;
   // nodes added here are recorded in it too.
+  // `reads` counts, per tensor ("node:i"), the graph's nodes reading it;
+  // with `fetchable`, the node being expanded is one the client named, so
+  // any of its outputs may be fetched.
   ExpansionContext(const FunctionLibrary& library,
                    absl::flat_hash_map<std::string, std::string>* op_of,
-                   std::vector<tensorflow::NodeDef>* out)
-      : library_(library), op_of_(op_of), out_(out) {}
+                   const absl::flat_hash_map<std::string, int>* reads,
+                   bool fetchable, std::vector<tensorflow::NodeDef>* out)
+      : library_(library),
+        op_of_(op_of),
+        reads_(reads),
+        fetchable_(fetchable),
+        out_(out) {}
 
   const FunctionLibrary& library() const { return library_; }
+
+  // Whether output `index` of `node` (the node being expanded) may be read:
+  // a node of the graph reads it, or the client may fetch it.
+  bool OutputRead(const tensorflow::NodeDef& node, int index) const;
 
   // Appends a node named `name` (op, device, inputs in order) and returns it
   // for attrs to be set.
@@ -76,6 +88,8 @@ class ExpansionContext {
  private:
   const FunctionLibrary& library_;
   absl::flat_hash_map<std::string, std::string>* op_of_;
+  const absl::flat_hash_map<std::string, int>* reads_;
+  bool fetchable_;
   std::vector<tensorflow::NodeDef>* out_;
 };
 
@@ -83,6 +97,8 @@ class ExpansionContext {
 std::vector<std::string> DataInputs(const tensorflow::NodeDef& node);
 // The node names of its control inputs, without the '^'.
 std::vector<std::string> ControlInputNodes(const tensorflow::NodeDef& node);
+// "name:i" for every index, the key of ExpansionContext's read counts.
+std::string ReadKey(absl::string_view tensor);
 // "name" for index 0, "name:i" otherwise.
 std::string TensorName(const std::string& node, int index);
 // Sets attr `attr` of `node` to a type / a list of types.

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "common/framework/status.h"
 #include "common/op/node_def_util.h"
@@ -230,6 +231,80 @@ std::vector<bool> LoopInvariants(const tensorflow::FunctionDef& body, int n) {
   return invariant;
 }
 
+// The first component of a function-form reference: its node or argument.
+absl::string_view RefSource(absl::string_view ref) {
+  if (!ref.empty() && ref[0] == '^') ref.remove_prefix(1);
+  return ref.substr(0, ref.find(':'));
+}
+
+// Loop variables nothing observes: the While's output is unread, the
+// condition never reads the variable, and in the body it only feeds
+// stateless nodes that lead to its own next value (TensorFlow 2's loop
+// counter when no maximum_iterations is set). They are dropped from the loop.
+std::vector<bool> DeadLoopVariables(const tensorflow::FunctionDef& cond,
+                                    const tensorflow::FunctionDef& body, int n,
+                                    const std::vector<bool>& invariant,
+                                    const std::vector<bool>& output_read,
+                                    const FunctionLibrary& library) {
+  std::vector<bool> dead(n, false);
+  const auto& sig = body.signature();
+  if (sig.input_arg_size() != n || sig.output_arg_size() != n ||
+      cond.signature().input_arg_size() != n) {
+    return dead;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (invariant[i] || output_read[i]) continue;
+    // The condition must not read it.
+    const std::string& cond_arg = cond.signature().input_arg(i).name();
+    bool read = false;
+    for (const NodeDef& node : cond.node_def()) {
+      for (const std::string& in : node.input()) {
+        read = read || RefSource(in) == cond_arg;
+      }
+    }
+    for (const auto& [key, ret] : cond.ret()) {
+      read = read || RefSource(ret) == cond_arg;
+    }
+    if (read) continue;
+    // What it flows into inside the body.
+    absl::flat_hash_set<std::string> reached = {sig.input_arg(i).name()};
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const NodeDef& node : body.node_def()) {
+        if (reached.contains(node.name())) continue;
+        for (const std::string& in : node.input()) {
+          if (reached.contains(RefSource(in))) {
+            reached.insert(node.name());
+            grew = true;
+            break;
+          }
+        }
+      }
+    }
+    bool observed = false;
+    for (const NodeDef& node : body.node_def()) {
+      if (!reached.contains(node.name())) continue;
+      const tensorflow::OpDef* op_def = nullptr;
+      observed = observed || !library.LookUpOpDef(node.op(), &op_def).ok() ||
+                 op_def->is_stateful();
+    }
+    for (int j = 0; j < n && !observed; ++j) {
+      auto ret = body.ret().find(sig.output_arg(j).name());
+      if (ret == body.ret().end()) {
+        observed = true;
+        break;
+      }
+      const bool from_it = reached.contains(std::string(RefSource(ret->second)));
+      observed = j == i ? !from_it : from_it;
+    }
+    for (const auto& [key, node] : body.control_ret()) {
+      observed = observed || reached.contains(node);
+    }
+    dead[i] = !observed;
+  }
+  return dead;
+}
+
 }  // namespace
 
 absl::Status LowerWhile(const NodeDef& node, ExpansionContext* ctx) {
@@ -271,6 +346,15 @@ absl::Status LowerWhile(const NodeDef& node, ExpansionContext* ctx) {
 
   const int n = static_cast<int>(types.size());
   std::vector<bool> invariant = LoopInvariants(*body_fn, n);
+  std::vector<bool> output_read(n);
+  for (int i = 0; i < n; ++i) output_read[i] = ctx->OutputRead(node, i);
+  // Dead variables are handled as invariants: the loop reads them never,
+  // and the body's nodes for them are dropped as unused.
+  const std::vector<bool> dead = DeadLoopVariables(
+      *cond_fn, *body_fn, n, invariant, output_read, ctx->library());
+  for (int i = 0; i < n; ++i) {
+    if (dead[i]) invariant[i] = true;
+  }
   int first_variant = -1;
   for (int i = 0; i < n && first_variant < 0; ++i) {
     if (!invariant[i]) first_variant = i;
