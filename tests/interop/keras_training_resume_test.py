@@ -18,6 +18,12 @@ inlined, a While over the training step, SaveV2 in TensorFlow's format).
   call of `train_then_save` and writes a checkpoint; TensorFlow reads it
   into a fresh module (tf.train.Checkpoint.read) and trains on: its losses
   are steps K+M+1.. of the uninterrupted run.
+Both directions run twice: in `tributary run`'s local session, and through
+the master of a `tributary cluster up` cluster (`--target grpc://...`: the
+SavedModel's variables restored by the worker's RestoreV2, the checkpoint
+written by its SaveV2, on this machine's filesystem). TensorFlow's own
+client cannot load a Keras 3 SavedModel with its TF1 loader (it fails in
+TensorFlow itself), so the cluster is driven by our CLI.
 rtol 1e-5, atol 1e-6.
 """
 import json
@@ -28,8 +34,14 @@ import unittest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
+import sys  # noqa: E402
+
+sys.path.insert(0, "tests/interop")  # cwd is the runfiles root
+
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
+
+import tf_client_cluster  # noqa: E402
 
 BINARY = os.path.join("tools", "tributary")
 K, J, M = 3, 4, 2
@@ -87,8 +99,12 @@ def data():
 
 
 class KerasTrainingResumeTest(unittest.TestCase):
+    # Extra `tributary run` flags (the cluster variant adds --target).
+    target_args = ()
+
     @classmethod
     def setUpClass(cls):
+        super().setUpClass()
         cls.tmp = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
         cls.x, cls.y = data()
         cls.x_npy = os.path.join(cls.tmp, "x.npy")
@@ -110,7 +126,8 @@ class KerasTrainingResumeTest(unittest.TestCase):
         proc = subprocess.run(
             [BINARY, "run", "--saved-model", self.export, "--signature",
              signature, "--input", f"x=@{self.x_npy}", "--input",
-             f"y=@{self.y_npy}", *extra], capture_output=True, text=True,
+             f"y=@{self.y_npy}", *self.target_args, *extra],
+            capture_output=True, text=True,
             timeout=300)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         return json.loads(proc.stdout)["fetches"]
@@ -124,7 +141,7 @@ class KerasTrainingResumeTest(unittest.TestCase):
                                            atol=ATOL)
 
     def test_tributary_checkpoint_resumed_by_tensorflow(self):
-        prefix = os.path.join(self.tmp, "tributary_ckpt")
+        prefix = os.path.join(self.tmp, "tributary_ckpt" + self.__class__.__name__)
         got = self.tributary("train_then_save", "--input", f"steps=int32:{M}",
                              "--input", f'prefix=string:"{prefix}"')
         np.testing.assert_allclose(got["losses"]["values"],
@@ -137,6 +154,19 @@ class KerasTrainingResumeTest(unittest.TestCase):
                    for _ in range(J)]
         np.testing.assert_allclose(resumed, self.full[K + M:K + M + J],
                                    rtol=RTOL, atol=ATOL)
+
+
+@unittest.skipUnless(tf_client_cluster.cli_present(), "tools/tributary is not built")
+class KerasTrainingResumeThroughMasterTest(tf_client_cluster.ClusterLifecycle,
+                                          KerasTrainingResumeTest):
+    @classmethod
+    def make_cluster(cls):
+        return tf_client_cluster.CliCluster(jobs={"worker": 1})
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.target_args = ("--target", cls.cluster.target)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/framework/status.h"
+#include "common/runtime/saved_model/exporter_devices.h"
 #include "common/runtime/saved_model/object_graph_restore.h"
 #include "common/runtime/saved_model/saved_model_reader.h"
 #include "common/runtime/saved_model/signature.h"
@@ -150,6 +151,7 @@ absl::StatusOr<SavedModelBundle> LoadSavedModel(
 
   tensorflow::GraphDef graph = meta.graph_def();
   for (const tensorflow::NodeDef& node : object_restore->nodes) *graph.add_node() = node;
+  DropExportingProcessFromDevices(&graph);
   TRIB_RETURN_IF_ERROR(errors::PrependToMessage(
       session->Create(graph), "SavedModel '", export_dir, "': "));
   TRIB_RETURN_IF_ERROR(RunRestore(session, meta, bundle.export_dir, asset_feeds));

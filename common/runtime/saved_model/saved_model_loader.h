@@ -12,7 +12,9 @@
 // 1. read DIR/saved_model.pb|.pbtxt and pick the meta graph of `tags`;
 // 2. Create the session with its GraphDef (the function library travels
 //    with it: the runtime inlines StatefulPartitionedCall/While/If), plus
-//    the object-graph restore's nodes ("tributary_object_graph_restore/...");
+//    the object-graph restore's nodes ("tributary_object_graph_restore/..."),
+//    devices naming the exporting process ("/job:localhost/...") reduced to
+//    their device part (exporter_devices.h);
 // 3. restore the variables through the meta graph's saver_def: feed
 //    filename_tensor_name with DIR/variables/variables and run
 //    restore_op_name. TF1 saves name a `save/restore_all` NoOp; TF2 saves a

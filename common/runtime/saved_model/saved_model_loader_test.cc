@@ -8,6 +8,7 @@
 
 #include "common/checkpoint/bundle_writer.h"
 #include "common/framework/tensor_testutil.h"
+#include "common/runtime/saved_model/exporter_devices.h"
 #include "common/runtime/saved_model/saved_model_loader.h"
 #include "common/runtime/saved_model/saved_model_reader.h"
 #include "common/runtime/saved_model/signature.h"
@@ -270,6 +271,20 @@ TEST_F(SavedModelTest, InitOpPrecedence) {
   meta.mutable_collection_def()->erase("saved_model_main_op");
   EXPECT_EQ(InitOpName(meta, dir_).status().code(),
             absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(ExporterDevicesTest, LocalhostBecomesTheDevicePartOnly) {
+  tensorflow::GraphDef graph;
+  graph.add_node()->set_device("/job:localhost/replica:0/task:0/device:CPU:0");
+  graph.add_node()->set_device("/job:ps/task:1/device:CPU:0");
+  graph.add_node()->set_device("");
+  auto* body = graph.mutable_library()->add_function()->add_node_def();
+  body->set_device("/job:localhost/replica:0/task:0/device:CPU:0");
+  DropExportingProcessFromDevices(&graph);
+  EXPECT_EQ(graph.node(0).device(), "/device:CPU:0");
+  EXPECT_EQ(graph.node(1).device(), "/job:ps/task:1/device:CPU:0");
+  EXPECT_EQ(graph.node(2).device(), "");
+  EXPECT_EQ(graph.library().function(0).node_def(0).device(), "/device:CPU:0");
 }
 
 }  // namespace
