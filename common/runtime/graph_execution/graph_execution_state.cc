@@ -89,16 +89,24 @@ GraphExecutionState::Extend(const tensorflow::GraphDef& extension) const {
   for (const tensorflow::NodeDef& n : extension.node()) {
     *combined.add_node() = n;
   }
-  // Functions are carried, not called, so appending those not yet present
-  // is all a library merge needs for now.
-  absl::flat_hash_set<std::string> functions;
+  // A function the session has already is sent again by clients that
+  // re-send the whole library; it must be the same function (TensorFlow's
+  // rule, checked when the combined graph's library is read), so the
+  // extension's copy is appended and FunctionLibrary::Create compares them.
+  absl::flat_hash_map<std::string, const tensorflow::FunctionDef*> functions;
   for (const auto& f : combined.library().function()) {
-    functions.insert(f.signature().name());
+    functions.emplace(f.signature().name(), &f);
   }
+  std::vector<const tensorflow::FunctionDef*> added;
   for (const auto& f : extension.library().function()) {
-    if (functions.insert(f.signature().name()).second) {
-      *combined.mutable_library()->add_function() = f;
+    auto it = functions.find(f.signature().name());
+    if (it == functions.end() || it->second->SerializeAsString() !=
+                                     f.SerializeAsString()) {
+      added.push_back(&f);
     }
+  }
+  for (const tensorflow::FunctionDef* f : added) {
+    *combined.mutable_library()->add_function() = *f;
   }
 
   std::unique_ptr<GraphExecutionState> state(new GraphExecutionState(options_));

@@ -659,6 +659,63 @@ TEST(LocalSessionTest, ExtendAddsNodesAndKeepsVariables) {
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
 }
 
+// A function library arriving with Extend: the call is inlined, a re-sent
+// identical function is accepted, a different one under the same name is not.
+TEST(LocalSessionTest, ExtendWithFunctionCalls) {
+  constexpr char kDouble[] = R"pb(
+    library {
+      function {
+        signature {
+          name: "double_it"
+          input_arg { name: "x" type: DT_FLOAT }
+          output_arg { name: "y" type: DT_FLOAT }
+        }
+        node_def {
+          name: "add"
+          op: "AddV2"
+          input: "x"
+          input: "x"
+          attr { key: "T" value { type: DT_FLOAT } }
+        }
+        ret { key: "y" value: "add:z:0" }
+      }
+    }
+  )pb";
+  auto session = NewSessionWithGraph(ParseGraph(FloatConst("c", "", {3}, {})));
+  ASSERT_TRUE(session.ok()) << session.status();
+  LocalSession* s = session->get();
+  absl::Status st = s->Extend(ParseGraph(absl::StrCat(
+      kDouble, R"pb(node {
+                      name: "call"
+                      op: "PartitionedCall"
+                      input: "c"
+                      attr { key: "Tin" value { list { type: DT_FLOAT } } }
+                      attr { key: "Tout" value { list { type: DT_FLOAT } } }
+                      attr { key: "f" value { func { name: "double_it" } } }
+                    })pb")));
+  ASSERT_TRUE(st.ok()) << st;
+  std::vector<Tensor> out;
+  st = s->Run({}, {"call"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  test::ExpectTensorEqual<float>(out[0], Tensor(6.0f));
+
+  // The same library again, with another caller by name.
+  st = s->Extend(ParseGraph(absl::StrCat(
+      kDouble, R"pb(node { name: "again" op: "double_it" input: "call" })pb")));
+  ASSERT_TRUE(st.ok()) << st;
+  st = s->Run({}, {"again"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  test::ExpectTensorEqual<float>(out[0], Tensor(12.0f));
+
+  // A different body under the same name.
+  std::string other = absl::StrReplaceAll(kDouble, {{"AddV2", "Mul"}});
+  st = s->Extend(ParseGraph(absl::StrCat(
+      other, R"pb(node { name: "third" op: "double_it" input: "c" })pb")));
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  st = s->Run({}, {"again"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+}
+
 TEST(LocalSessionTest, FetchOfAFedTensorReturnsTheFeed) {
   auto session = NewSessionWithGraph(SpreadModel(1));
   ASSERT_TRUE(session.ok()) << session.status();
