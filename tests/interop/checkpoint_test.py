@@ -24,6 +24,8 @@ sys.path.insert(0, "tests/interop")  # cwd is the runfiles root
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
+from session_oracle_test import parse_run_output  # noqa: E402
+
 tf1 = tf.compat.v1
 BINARY = os.path.join("tools", "tributary")
 
@@ -60,11 +62,7 @@ def run_ours(graph_path, fetches=(), inits=(), targets=(), output=None):
     if output:
         args += ["--output", output]
     proc = subprocess.run(args, capture_output=True, text=True, timeout=300)
-    try:
-        out = json.loads(proc.stdout)
-    except json.JSONDecodeError as e:
-        raise AssertionError(f"tributary printed no JSON (exit {proc.returncode}): "
-                             f"{proc.stdout!r} {proc.stderr!r}") from e
+    out = parse_run_output(proc)
     if "error" in out:
         return "error", (out["error"]["code"], out["error"]["message"])
     if proc.returncode != 0:

@@ -44,6 +44,28 @@ import session_oracle_test as oracle  # noqa: E402
 tf1 = tf.compat.v1
 
 
+def training_step(w):
+    """A tf.function: one SGD step on `w` whose loss runs through a while
+    loop with a cond inside (GradientTape: the while gradient's TensorList
+    accumulators). Returns the loss before the update."""
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            h = x * w
+            i = tf.constant(0)
+            while i < 3:
+                h = tf.tanh(h) * 1.1
+                if tf.reduce_sum(h) > 0:
+                    h = h * 2.0
+                else:
+                    h = h - 1.0
+                i += 1
+            loss = tf.reduce_sum(h * h)
+        w.assign_sub(0.01 * tape.gradient(loss, w))
+        return loss
+    return step
+
+
 def graph_ops(graph_def):
     ops = {n.op for n in graph_def.node}
     for f in graph_def.library.function:
@@ -104,23 +126,7 @@ class FunctionsSessionTest(unittest.TestCase):
             x = tf1.placeholder(tf.float32, [4], name="x")
             w = tf.Variable(np.full(4, 0.5, np.float32), name="w")
 
-            @tf.function
-            def step(x):
-                with tf.GradientTape() as tape:
-                    h = x * w
-                    i = tf.constant(0)
-                    while i < 3:
-                        h = tf.tanh(h) * 1.1
-                        if tf.reduce_sum(h) > 0:
-                            h = h * 2.0
-                        else:
-                            h = h - 1.0
-                        i += 1
-                    loss = tf.reduce_sum(h * h)
-                w.assign_sub(0.01 * tape.gradient(loss, w))
-                return loss
-
-            loss = step(x)
+            loss = training_step(w)(x)
             tf.identity(loss, name="loss")
             with tf1.control_dependencies([loss]):
                 tf.identity(w.read_value(), name="w_after")

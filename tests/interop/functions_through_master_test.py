@@ -24,6 +24,7 @@ sys.path.insert(0, "tests/interop")  # cwd is the runfiles root
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
+import functions_session_test  # noqa: E402
 import tf_client_cluster  # noqa: E402
 
 tf1 = tf.compat.v1
@@ -61,23 +62,7 @@ def training_step():
         x = tf1.placeholder(tf.float32, [4], name="x")
         w = tf.Variable(np.full(4, 0.5, np.float32), name="w")
 
-        @tf.function
-        def step(x):
-            with tf.GradientTape() as tape:
-                h = x * w
-                i = tf.constant(0)
-                while i < 3:
-                    h = tf.tanh(h) * 1.1
-                    if tf.reduce_sum(h) > 0:
-                        h = h * 2.0
-                    else:
-                        h = h - 1.0
-                    i += 1
-                loss = tf.reduce_sum(h * h)
-            w.assign_sub(0.01 * tape.gradient(loss, w))
-            return loss
-
-        loss = step(x)
+        loss = functions_session_test.training_step(w)(x)
         tf.identity(loss, name="out")
         with tf1.control_dependencies([loss]):
             tf.identity(w.read_value(), name="state")

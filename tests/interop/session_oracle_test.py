@@ -54,6 +54,16 @@ def run_tf(graph_def, feeds, fetches, targets=(), inits=(), steps=1):
             return "error", CODE_NAMES.get(e.error_code, str(e.error_code))
 
 
+def parse_run_output(proc):
+    """The JSON object a finished `tributary run` printed; AssertionError with
+    its output when there is none."""
+    try:
+        return json.loads(proc.stdout)
+    except json.JSONDecodeError as e:
+        raise AssertionError(f"tributary printed no JSON (exit {proc.returncode}): "
+                             f"{proc.stdout!r} {proc.stderr!r}") from e
+
+
 def run_ours(graph_path, feeds, fetches, targets=(), inits=(), steps=1):
     """The step through `tributary run`: ("ok", {name: json}) or ("error", code)."""
     args = [BINARY, "run", "--graph", graph_path]
@@ -68,11 +78,7 @@ def run_ours(graph_path, feeds, fetches, targets=(), inits=(), steps=1):
         args += ["--init", i]
     args += ["--steps", str(steps)]
     proc = subprocess.run(args, capture_output=True, text=True, timeout=120)
-    try:
-        out = json.loads(proc.stdout)
-    except json.JSONDecodeError as e:
-        raise AssertionError(f"tributary printed no JSON (exit {proc.returncode}): "
-                             f"{proc.stdout!r} {proc.stderr!r}") from e
+    out = parse_run_output(proc)
     if "error" in out:
         if proc.returncode == 0:
             raise AssertionError(f"error reported with exit status 0: {out}")
