@@ -96,6 +96,14 @@ absl::StatusOr<tensorflow::BundleEntryProto> BundleReader::Entry(
   return entry;
 }
 
+absl::Status BundleReader::CheckRestorable(absl::string_view key,
+                                           DataType dtype) const {
+  if (IsSavableDtype(dtype)) return absl::OkStatus();
+  return errors::Unimplemented("Tensor ", key, " in checkpoint ", prefix_,
+                               " has dtype ", DataTypeString(dtype),
+                               ", which cannot be restored here");
+}
+
 absl::StatusOr<const RandomAccessFile*> BundleReader::DataFile(int shard) const {
   absl::MutexLock lock(&mu_);
   auto it = data_files_.find(shard);
@@ -119,11 +127,7 @@ absl::Status BundleReader::ReadEntryInto(
     absl::string_view key, const tensorflow::BundleEntryProto& entry,
     Tensor* out) const {
   const DataType dtype = entry.dtype();
-  if (!IsSavableDtype(dtype)) {
-    return errors::Unimplemented("Tensor ", key, " in checkpoint ", prefix_,
-                                 " has dtype ", DataTypeString(dtype),
-                                 ", which cannot be restored here");
-  }
+  TRIB_RETURN_IF_ERROR(CheckRestorable(key, dtype));
   if (entry.shard_id() < 0 || entry.shard_id() >= num_shards()) {
     return errors::DataLoss("Tensor ", key, " in ", MetaFilename(prefix_),
                             " names data shard ", entry.shard_id(), " of ",
@@ -232,11 +236,7 @@ absl::StatusOr<Tensor> BundleReader::ReadEntry(
     Allocator* allocator) const {
   TRIB_ASSIGN_OR_RETURN(const TensorShape shape,
                         TensorShape::FromProto(entry.shape()));
-  if (!IsSavableDtype(entry.dtype())) {
-    return errors::Unimplemented("Tensor ", key, " in checkpoint ", prefix_,
-                                 " has dtype ", DataTypeString(entry.dtype()),
-                                 ", which cannot be restored here");
-  }
+  TRIB_RETURN_IF_ERROR(CheckRestorable(key, entry.dtype()));
   TRIB_ASSIGN_OR_RETURN(Tensor out,
                         NewTensor(allocator, entry.dtype(), shape, key));
   TRIB_RETURN_IF_ERROR(ReadEntryInto(key, entry, &out));
@@ -263,11 +263,7 @@ absl::StatusOr<Tensor> BundleReader::LookupSlice(absl::string_view key,
         "shape ", full.DebugString(), " in checkpoint ", prefix_, ": ",
         slice_shape.status().message());
   }
-  if (!IsSavableDtype(entry.dtype())) {
-    return errors::Unimplemented("Tensor ", key, " in checkpoint ", prefix_,
-                                 " has dtype ", DataTypeString(entry.dtype()),
-                                 ", which cannot be restored here");
-  }
+  TRIB_RETURN_IF_ERROR(CheckRestorable(key, entry.dtype()));
   TRIB_ASSIGN_OR_RETURN(Tensor out,
                         NewTensor(allocator, entry.dtype(), *slice_shape, key));
   if (entry.slices().empty()) {

@@ -78,6 +78,9 @@ class BundleReader {
                              const tensorflow::BundleEntryProto& entry,
                              Tensor* out) const;
   absl::StatusOr<const RandomAccessFile*> DataFile(int shard) const;
+  // Unimplemented naming tensor and checkpoint for a dtype a bundle cannot
+  // hold here (variant, resource).
+  absl::Status CheckRestorable(absl::string_view key, DataType dtype) const;
 
   const std::string prefix_;
   const std::unique_ptr<TableReader> table_;

@@ -114,23 +114,26 @@ absl::Status ExpandOne(const NodeDef& original, CallKind kind,
   }
 }
 
-}  // namespace
-
-bool HasFunctionCalls(const tensorflow::GraphDef& graph,
-                      const OpRegistryInterface& /*ops*/) {
-  const absl::flat_hash_set<std::string> functions = FunctionNames(graph);
+bool AnyCall(const tensorflow::GraphDef& graph,
+             const absl::flat_hash_set<std::string>& functions) {
   for (const NodeDef& node : graph.node()) {
     if (KindOf(node, functions) != CallKind::kNone) return true;
   }
   return false;
 }
 
+}  // namespace
+
+bool HasFunctionCalls(const tensorflow::GraphDef& graph) {
+  return AnyCall(graph, FunctionNames(graph));
+}
+
 absl::Status ExpandFunctionCalls(const OpRegistryInterface& ops,
                                  tensorflow::GraphDef* graph) {
-  if (!HasFunctionCalls(*graph, ops)) return absl::OkStatus();
+  const absl::flat_hash_set<std::string> functions = FunctionNames(*graph);
+  if (!AnyCall(*graph, functions)) return absl::OkStatus();
   TRIB_ASSIGN_OR_RETURN(FunctionLibrary library,
                         FunctionLibrary::Create(graph->library(), ops));
-  const absl::flat_hash_set<std::string> functions = FunctionNames(*graph);
 
   absl::flat_hash_map<std::string, std::string> op_of;
   absl::flat_hash_map<std::string, int> reads;

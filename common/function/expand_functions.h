@@ -39,8 +39,7 @@ namespace tributary {
 inline constexpr int64_t kMaxExpandedNodes = 10'000'000;
 
 // True when `graph` holds a node ExpandFunctionCalls would replace.
-bool HasFunctionCalls(const tensorflow::GraphDef& graph,
-                      const OpRegistryInterface& ops);
+bool HasFunctionCalls(const tensorflow::GraphDef& graph);
 
 absl::Status ExpandFunctionCalls(const OpRegistryInterface& ops,
                                  tensorflow::GraphDef* graph);

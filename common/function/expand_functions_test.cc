@@ -195,7 +195,7 @@ int CountOps(const tensorflow::GraphDef& g, const std::string& op) {
 TEST(ExpandFunctionsTest, GraphWithoutCallsIsUntouched) {
   tensorflow::GraphDef g = GraphWith("");
   const std::string before = g.SerializeAsString();
-  EXPECT_FALSE(HasFunctionCalls(g, *OpRegistry::Global()));
+  EXPECT_FALSE(HasFunctionCalls(g));
   ASSERT_TRUE(ExpandFunctionCalls(*OpRegistry::Global(), &g).ok());
   EXPECT_EQ(g.SerializeAsString(), before);
 }
@@ -213,7 +213,7 @@ TEST(ExpandFunctionsTest, NestedCallsAreInlinedAndCallerKeepsItsName) {
     }
     node { name: "by_name" op: "plus_one" input: "call" }
   )pb");
-  ASSERT_TRUE(HasFunctionCalls(g, *OpRegistry::Global()));
+  ASSERT_TRUE(HasFunctionCalls(g));
   absl::Status s = ExpandFunctionCalls(*OpRegistry::Global(), &g);
   ASSERT_TRUE(s.ok()) << s;
   auto nodes = ByName(g);

@@ -97,16 +97,21 @@ absl::StatusOr<const tensorflow::FunctionDef*> ExpansionContext::Function(
   return fdef;
 }
 
+absl::Status ExpansionContext::SignatureTypes(
+    const tensorflow::FunctionDef& fdef, const AttrValueMap& attrs,
+    DataTypeVector* inputs, DataTypeVector* outputs) {
+  tensorflow::NodeDef instance;
+  instance.set_op(fdef.signature().name());
+  *instance.mutable_attr() = attrs;
+  return InOutTypesForNode(instance, fdef.signature(), inputs, outputs);
+}
+
 absl::Status ExpansionContext::CheckSignature(
     const tensorflow::NodeDef& caller, const tensorflow::FunctionDef& fdef,
     const AttrValueMap& attrs, const DataTypeVector& inputs,
     const DataTypeVector& outputs) const {
-  tensorflow::NodeDef instance;
-  instance.set_op(fdef.signature().name());
-  *instance.mutable_attr() = attrs;
   DataTypeVector want_in, want_out;
-  absl::Status s =
-      InOutTypesForNode(instance, fdef.signature(), &want_in, &want_out);
+  absl::Status s = SignatureTypes(fdef, attrs, &want_in, &want_out);
   if (s.ok() && want_in == inputs && want_out == outputs) {
     return absl::OkStatus();
   }

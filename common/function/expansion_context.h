@@ -69,6 +69,12 @@ class ExpansionContext {
                       const DataTypeVector& types,
                       const std::vector<std::string>& controls);
 
+  // The input and output dtypes of `fdef` instantiated with `attrs`.
+  static absl::Status SignatureTypes(const tensorflow::FunctionDef& fdef,
+                                     const AttrValueMap& attrs,
+                                     DataTypeVector* inputs,
+                                     DataTypeVector* outputs);
+
   // InvalidArgument naming `caller` unless `fdef` instantiated with `attrs`
   // takes `inputs` and returns `outputs` (what the caller's attrs declare).
   absl::Status CheckSignature(const tensorflow::NodeDef& caller,

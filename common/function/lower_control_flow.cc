@@ -105,6 +105,23 @@ absl::Status LowerBranches(
   return absl::OkStatus();
 }
 
+// One Identity per port of the switch on the selector: live exactly in the
+// branch that port selects, the gate of that branch's body.
+std::vector<std::string> AddPivots(const NodeDef& node,
+                                   const std::string& selector_switch,
+                                   int num_branches, DataType type,
+                                   ExpansionContext* ctx) {
+  std::vector<std::string> pivots;
+  for (int b = 0; b < num_branches; ++b) {
+    const std::string pivot = absl::StrCat(node.name(), "/pivot", b);
+    SetTypeAttr(ctx->AddNode(pivot, "Identity", node.device(),
+                             {TensorName(selector_switch, b)}),
+                "T", type);
+    pivots.push_back(pivot);
+  }
+  return pivots;
+}
+
 // Switches (or _SwitchNs over `index`) for every data input after the first.
 std::vector<std::string> AddInputSwitches(const NodeDef& node,
                                           const std::string& op,
@@ -150,14 +167,8 @@ absl::Status LowerIf(const NodeDef& node, ExpansionContext* ctx) {
   SetTypeAttr(ctx->AddNode(switch_pred, "Switch", device, {pred, pred}), "T",
           tensorflow::DT_BOOL);
   BranchSite site;
-  for (int b = 0; b < 2; ++b) {
-    // Branch 0 is else (the false port), branch 1 then.
-    const std::string pivot = absl::StrCat(node.name(), "/pivot", b);
-    SetTypeAttr(ctx->AddNode(pivot, "Identity", device,
-                         {TensorName(switch_pred, b)}),
-            "T", tensorflow::DT_BOOL);
-    site.pivots.push_back(pivot);
-  }
+  // Branch 0 is else (the false port), branch 1 then.
+  site.pivots = AddPivots(node, switch_pred, 2, tensorflow::DT_BOOL, ctx);
   site.input_switches =
       AddInputSwitches(node, "Switch", pred, in_types, 2, ctx);
   site.selector_switch = switch_pred;
@@ -184,13 +195,7 @@ absl::Status LowerCase(const NodeDef& node, ExpansionContext* ctx) {
   SetTypeAttr(sw, "T", tensorflow::DT_INT32);
   (*sw->mutable_attr())["num_outs"].set_i(n);
   BranchSite site;
-  for (int b = 0; b < n; ++b) {
-    const std::string pivot = absl::StrCat(node.name(), "/pivot", b);
-    SetTypeAttr(ctx->AddNode(pivot, "Identity", device,
-                         {TensorName(switch_index, b)}),
-            "T", tensorflow::DT_INT32);
-    site.pivots.push_back(pivot);
-  }
+  site.pivots = AddPivots(node, switch_index, n, tensorflow::DT_INT32, ctx);
   site.input_switches =
       AddInputSwitches(node, "_SwitchN", index, in_types, n, ctx);
   site.selector_switch = switch_index;
@@ -330,11 +335,8 @@ absl::Status LowerWhile(const NodeDef& node, ExpansionContext* ctx) {
       ctx->CheckSignature(node, *body_fn, body_attr.attr(), types, types));
   DataTypeVector cond_in, cond_out;
   {
-    tensorflow::NodeDef instance;
-    instance.set_op(cond_fn->signature().name());
-    *instance.mutable_attr() = cond_attr.attr();
-    TRIB_RETURN_IF_ERROR(InOutTypesForNode(instance, cond_fn->signature(),
-                                           &cond_in, &cond_out));
+    TRIB_RETURN_IF_ERROR(ExpansionContext::SignatureTypes(
+        *cond_fn, cond_attr.attr(), &cond_in, &cond_out));
     if (cond_out.size() != 1) {
       return errors::InvalidArgument(
           "While node '", name, "': condition function '", cond_attr.name(),

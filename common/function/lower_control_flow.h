@@ -19,7 +19,10 @@
 //  * While/StatelessWhile: per loop variable Enter -> Merge -> Switch on
 //    LoopCond(cond(merges)) -> Exit, the true port through the body to
 //    NextIteration; the frame is named after the node. The next iteration
-//    waits for the body's control outputs (its side effects).
+//    waits for the body's control outputs (its side effects). A variable the
+//    body returns unchanged is a loop invariant (a constant Enter), and one
+//    nothing observes (TensorFlow's loop counter without
+//    maximum_iterations) is dropped.
 //
 // The node's own name is kept as an IdentityN of the outputs (a NoOp when
 // there are none), so "name:i" stays fetchable and "^name" still waits for

@@ -43,7 +43,7 @@ GraphExecutionState::Create(tensorflow::GraphDef graph,
 
 absl::Status GraphExecutionState::InitBaseGraph() {
   Graph g(OpRegistry::Global());
-  if (HasFunctionCalls(original_graph_def_, *OpRegistry::Global())) {
+  if (HasFunctionCalls(original_graph_def_)) {
     // Function calls and functional control flow become plain nodes here,
     // once, so placement, pruning and partitioning see inside them.
     tensorflow::GraphDef expanded = original_graph_def_;
