@@ -11,7 +11,7 @@
 // device through colocation. The price, also TensorFlow's, is that a node no
 // step needs must still be placeable (a device it asks for must exist).
 // One deliberate difference: an op this runtime has no kernel for at all
-// (SaveV2, ParseExample, ... in many real TensorFlow 1 graphs) does not
+// (ParseExample, ... in many real TensorFlow 1 graphs) does not
 // reject the whole graph; it is placed as if any device could run it, and
 // a step that actually needs it fails with the placer's InvalidArgument ("No
 // OpKernel was registered to support Op ..."). TensorFlow has every kernel,
@@ -83,9 +83,11 @@ struct GraphExecutionStateOptions {
 
 class GraphExecutionState {
  public:
-  // Imports `graph` (TensorFlow's rules: NotFound for an unregistered op,
-  // InvalidArgument for a malformed node, a bad cycle, ...) and, unless
-  // place_pruned_graph, places it.
+  // Expands its function calls and functional control flow
+  // (common/function/expand_functions.h: their errors), imports `graph`
+  // (TensorFlow's rules: NotFound for an unregistered op, InvalidArgument for
+  // a malformed node, a bad cycle, ...) and, unless place_pruned_graph,
+  // places it. original_graph_def() stays the graph as given.
   static absl::StatusOr<std::unique_ptr<GraphExecutionState>> Create(
       tensorflow::GraphDef graph, const GraphExecutionStateOptions& options);
 
