@@ -8,6 +8,7 @@
 #include "absl/time/clock.h"
 #include "common/framework/status.h"
 #include "common/runtime/optimization/constant_folding.h"
+#include "common/runtime/optimization/dead_branch_removal.h"
 #include "common/runtime/optimization/dependency_optimizer.h"
 #include "common/runtime/optimization/remapper.h"
 
@@ -37,6 +38,9 @@ GraphOptimizer::GraphOptimizer(const tensorflow::RewriterConfig& config) {
   if (config.min_graph_nodes() != 0) min_graph_nodes_ = config.min_graph_nodes();
   if (Enabled(config.constant_folding())) {
     passes_.push_back(std::make_unique<ConstantFolding>());
+  }
+  if (Enabled(config.loop_optimization())) {
+    passes_.push_back(std::make_unique<DeadBranchRemoval>());
   }
   if (Enabled(config.dependency_optimization())) {
     passes_.push_back(std::make_unique<DependencyOptimizer>());

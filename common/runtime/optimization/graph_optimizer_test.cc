@@ -30,13 +30,14 @@ constexpr char kGraph[] = R"pb(
 TEST(GraphOptimizerTest, DefaultRunsEveryPassInOrder) {
   GraphOptimizer optimizer{tensorflow::RewriterConfig()};
   EXPECT_THAT(optimizer.EnabledPasses(),
-              ElementsAre("constant_folding", "dependency_optimization", "remapping"));
+              ElementsAre("constant_folding", "loop_optimization",
+                          "dependency_optimization", "remapping"));
   auto g = PlacedGraph(kGraph);
   OptimizationReport report;
   ASSERT_TRUE(optimizer.Optimize(g.get(), &report).ok());
   EXPECT_EQ(OpOf(*g, "sum"), "Const");
   EXPECT_EQ(report.nodes_before, 5);
-  ASSERT_EQ(report.passes.size(), 3u);
+  ASSERT_EQ(report.passes.size(), 4u);
   EXPECT_EQ(report.passes[0].pass, "constant_folding");
   EXPECT_EQ(report.passes[0].rewrites, 1);
   EXPECT_EQ(report.passes[0].nodes_after, 3);
@@ -50,7 +51,8 @@ TEST(GraphOptimizerTest, OffSwitchesAPass) {
   config.set_constant_folding(tensorflow::RewriterConfig::OFF);
   GraphOptimizer optimizer(config);
   EXPECT_THAT(optimizer.EnabledPasses(),
-              ElementsAre("dependency_optimization", "remapping"));
+              ElementsAre("loop_optimization", "dependency_optimization",
+                          "remapping"));
   auto g = PlacedGraph(kGraph);
   ASSERT_TRUE(optimizer.Optimize(g.get()).ok());
   EXPECT_EQ(OpOf(*g, "sum"), "AddV2");
