@@ -12,6 +12,7 @@
 #include "common/kernel/frame_and_iter.h"
 #include "common/runtime/partition/remote_sends.h"
 #include "common/rendezvous/rendezvous_key.h"
+#include "spdlog/spdlog.h"
 
 namespace tributary {
 namespace {
@@ -53,6 +54,15 @@ std::vector<std::vector<int>> FetchFeedDependencies(
     deps.push_back(std::move(found));
   }
   return deps;
+}
+
+// "a, b, c" for a log line; the first 8 names and how many more.
+std::string FirstNames(const std::vector<std::string>& names) {
+  constexpr size_t kShown = 8;
+  if (names.size() <= kShown) return absl::StrJoin(names, ", ");
+  return absl::StrCat(
+      absl::StrJoin(names.begin(), names.begin() + kShown, ", "), ", ... (",
+      names.size() - kShown, " more)");
 }
 
 }  // namespace
@@ -116,6 +126,14 @@ absl::StatusOr<std::shared_ptr<RegisteredGraph>> RegisteredGraph::Partition(
     return errors::Internal("The client device ", client->name(),
                             " holds no partition of a step with fetches");
   }
+  // Once per signature: what the optimizer did and what it cost, for
+  // operators wondering about a slow first step.
+  spdlog::info(
+      "session {}: new step signature ({} feeds, fetches [{}], {} targets): "
+      "optimized: {}; {} partition(s)",
+      options.session_handle, signature.feeds.size(),
+      FirstNames(signature.fetches), signature.targets.size(),
+      client_graph.optimization.Summary(), out->partitions_.size());
   return out;
 }
 

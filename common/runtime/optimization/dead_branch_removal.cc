@@ -154,32 +154,34 @@ absl::StatusOr<int> RemoveDeadBranches(
 }  // namespace
 
 absl::StatusOr<int> DeadBranchRemoval::Run(Graph* g) const {
+  // Switches by predicate, by name: a group's rewrite removes or replaces
+  // nodes a later group may name, so each is looked up again (and skipped
+  // if it is no longer a Switch on that predicate).
+  absl::flat_hash_map<std::string, std::vector<std::string>> groups;
+  std::vector<std::string> order;
+  for (Node* n : g->op_nodes()) {
+    if (n->type_string() != "Switch" || TakenPort(*n) < 0) continue;
+    const Edge* pred = nullptr;
+    if (!n->input_edge(1, &pred).ok()) continue;
+    auto& group = groups[pred->src()->name()];
+    if (group.empty()) order.push_back(pred->src()->name());
+    group.push_back(n->name());
+  }
   int rewrites = 0;
-  absl::flat_hash_set<std::string> left_alone;  // predicates, by name
-  while (true) {
-    // Groups of switches by predicate, found afresh after each rewrite
-    // (a rewrite removes nodes other groups may hold).
-    absl::flat_hash_map<Node*, std::vector<std::pair<Node*, int>>> groups;
-    std::vector<Node*> order;
-    for (Node* n : g->op_nodes()) {
-      if (!n->IsSwitch() || n->type_string() != "Switch") continue;
-      const int taken = TakenPort(*n);
-      if (taken < 0) continue;
-      const Edge* pred = nullptr;
-      if (!n->input_edge(1, &pred).ok()) continue;
-      if (left_alone.contains(pred->src()->name())) continue;
-      auto& group = groups[pred->src()];
-      if (group.empty()) order.push_back(pred->src());
-      group.emplace_back(n, taken);
+  for (const std::string& pred : order) {
+    std::vector<std::pair<Node*, int>> switches;
+    for (const std::string& name : groups[pred]) {
+      Node* n = g->FindNodeByName(name);
+      const Edge* in = nullptr;
+      if (n == nullptr || n->type_string() != "Switch" ||
+          !n->input_edge(1, &in).ok() || in->src()->name() != pred) {
+        continue;
+      }
+      switches.emplace_back(n, TakenPort(*n));
     }
-    if (order.empty()) break;
-    Node* pred = order.front();
-    TRIB_ASSIGN_OR_RETURN(int done, RemoveDeadBranches(g, groups[pred]));
-    if (done == 0) {
-      left_alone.insert(pred->name());
-    } else {
-      rewrites += done;
-    }
+    if (switches.empty()) continue;
+    TRIB_ASSIGN_OR_RETURN(int done, RemoveDeadBranches(g, switches));
+    rewrites += done;
   }
   if (rewrites > 0) FixupSourceAndSinkEdges(g);
   return rewrites;

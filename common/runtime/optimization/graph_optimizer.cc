@@ -30,7 +30,10 @@ std::string OptimizationReport::Summary() const {
                                     absl::ToDoubleMilliseconds(run.time),
                                     run.nodes_after));
   }
-  return absl::StrCat(nodes_before, " nodes; ", absl::StrJoin(parts, "; "));
+  return absl::StrCat(
+      absl::StrFormat("%d nodes in %.2f ms; ", nodes_before,
+                      absl::ToDoubleMilliseconds(total)),
+      absl::StrJoin(parts, "; "));
 }
 
 GraphOptimizer::GraphOptimizer(const tensorflow::RewriterConfig& config) {
@@ -60,6 +63,7 @@ absl::Status GraphOptimizer::Optimize(Graph* g,
                                       OptimizationReport* report) const {
   OptimizationReport local;
   OptimizationReport* r = report != nullptr ? report : &local;
+  const absl::Time begin = absl::Now();
   r->nodes_before = g->num_op_nodes();
   r->passes.clear();
   if (min_graph_nodes_ >= 0 && g->num_op_nodes() < min_graph_nodes_) {
@@ -79,6 +83,7 @@ absl::Status GraphOptimizer::Optimize(Graph* g,
         std::string(pass->name()), *rewrites, g->num_op_nodes(),
         absl::Now() - start});
   }
+  r->total = absl::Now() - begin;
   return absl::OkStatus();
 }
 

@@ -40,8 +40,10 @@ struct OptimizationReport {
   };
   int nodes_before = 0;
   std::vector<PassRun> passes;
+  absl::Duration total;  // the whole pipeline, passes and checks
 
-  // One line: "constant_folding 12 rewrites 0.3 ms; remapping ...".
+  // One line: "812 nodes in 3.10 ms; constant_folding 12 rewrites 0.30 ms
+  // (800 nodes); remapping ...".
   std::string Summary() const;
 };
 
