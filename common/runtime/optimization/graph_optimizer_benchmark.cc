@@ -208,7 +208,13 @@ int Main(int argc, char** argv) {
       std::fprintf(stderr, "%s: not a GraphDef\n", path.c_str());
       return 1;
     }
-    if (!Measure(path.substr(path.find_last_of('/') + 1), g, rounds, &row)) {
+    // "resnet50_b1/graph.pb": model_benchmark.py names the folder.
+    const size_t slash = path.find_last_of('/');
+    const size_t start =
+        slash == std::string::npos || slash == 0
+            ? 0
+            : path.find_last_of('/', slash - 1) + 1;  // npos + 1 == 0
+    if (!Measure(path.substr(start), g, rounds, &row)) {
       return 1;
     }
     rows.push_back(row);
