@@ -19,6 +19,10 @@
 //    TensorFlow's CPU kernel (InvalidArgument otherwise).
 //  * V3's reserve_space_3 is a scalar 0 (TensorFlow's CPU placeholder); the
 //    gradient's last two outputs are empty vectors in every version.
+//  * _FusedBatchNormEx (the remapper's FusedBatchNorm [+ Add] + Relu) is
+//    V3 with y = activation(normalized + side_input) written in the same
+//    pass: at most one side input, of x's shape exactly (no broadcasting);
+//    activation_mode "Identity" or "Relu". Statistics as V3's.
 //
 // The tensor is viewed as [outer, C, inner] (NHWC: inner = 1; NCHW: outer =
 // batch, inner = spatial) so that one set of loops covers every layout with
@@ -163,6 +167,26 @@ class FusedBatchNormV3Op : public OpKernel {
                                              &exponential_avg_factor_));
     OP_REQUIRES_OK(context, context->GetAttr("is_training", &is_training_));
     OP_REQUIRES_OK(context, ReadChannelsFirst(context, &channels_first_));
+    if (type_string() == "_FusedBatchNormEx") {
+      int64_t num_side_inputs = 0;
+      OP_REQUIRES_OK(context,
+                     context->GetAttr("num_side_inputs", &num_side_inputs));
+      OP_REQUIRES(context, num_side_inputs <= 1,
+                  errors::InvalidArgument(
+                      "_FusedBatchNormEx accepts at most one side input, got ",
+                      num_side_inputs, " in node '", name(), "'"));
+      has_side_input_ = num_side_inputs == 1;
+      std::string activation_mode;
+      OP_REQUIRES_OK(context,
+                     context->GetAttr("activation_mode", &activation_mode));
+      OP_REQUIRES(context,
+                  activation_mode == "Identity" || activation_mode == "Relu",
+                  errors::InvalidArgument(
+                      "_FusedBatchNormEx supports activation_mode Identity "
+                      "and Relu, got '",
+                      activation_mode, "' in node '", name(), "'"));
+      relu_ = activation_mode == "Relu";
+    }
   }
 
   void Compute(OpKernelContext* context) override {
@@ -191,6 +215,17 @@ class FusedBatchNormV3Op : public OpKernel {
                      CheckChannels(est_mean, when + "mean", v.channels));
       OP_REQUIRES_OK(context,
                      CheckChannels(est_var, when + "variance", v.channels));
+    }
+
+    const T* side = nullptr;
+    if (has_side_input_) {
+      const Tensor& side_input = context->input(5);
+      OP_REQUIRES(context, side_input.shape() == x.shape(),
+                  errors::InvalidArgument(
+                      "side_input must have the shape of x: ",
+                      side_input.shape().DebugString(), " vs ",
+                      x.shape().DebugString(), " in node '", name(), "'"));
+      side = side_input.flat<T>().data();
     }
 
     const int64_t c_count = v.channels;
@@ -269,10 +304,22 @@ class FusedBatchNormV3Op : public OpKernel {
     for (int64_t c = 0; c < c_count; ++c) {
       factor[c] = sc[c] / std::sqrt(var[c] + epsilon_);
     }
+    if (side == nullptr && !relu_) {
+      ParallelForEach(
+          context->eigen_cpu_device(), v, 4, [&](int64_t c, int64_t i) {
+            ys[i] = static_cast<T>(
+                (static_cast<float>(xs[i]) - mean[c]) * factor[c] + off[c]);
+          });
+      return;
+    }
+    // _FusedBatchNormEx: the same value, then + side, then the activation.
+    const bool relu = relu_;
     ParallelForEach(
-        context->eigen_cpu_device(), v, 4, [&](int64_t c, int64_t i) {
-          ys[i] = static_cast<T>(
-              (static_cast<float>(xs[i]) - mean[c]) * factor[c] + off[c]);
+        context->eigen_cpu_device(), v, 6, [&](int64_t c, int64_t i) {
+          float y_i = (static_cast<float>(xs[i]) - mean[c]) * factor[c] + off[c];
+          if (side != nullptr) y_i += static_cast<float>(side[i]);
+          if (relu && y_i < 0.0f) y_i = 0.0f;
+          ys[i] = static_cast<T>(y_i);
         });
   }
 
@@ -281,6 +328,8 @@ class FusedBatchNormV3Op : public OpKernel {
   float exponential_avg_factor_ = 1.0f;
   bool is_training_ = true;
   bool channels_first_ = false;
+  bool has_side_input_ = false;  // _FusedBatchNormEx only
+  bool relu_ = false;
 };
 
 template <typename T>
@@ -408,6 +457,11 @@ class FusedBatchNormGradV3Op : public OpKernel {
                               .TypeConstraint<float>("U"), \
                           FusedBatchNormV3Op<T>);          \
   REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV3")         \
+                              .Device(DEVICE_CPU)          \
+                              .TypeConstraint<T>("T")      \
+                              .TypeConstraint<float>("U"), \
+                          FusedBatchNormV3Op<T>);          \
+  REGISTER_KERNEL_BUILDER(Name("_FusedBatchNormEx")        \
                               .Device(DEVICE_CPU)          \
                               .TypeConstraint<T>("T")      \
                               .TypeConstraint<float>("U"), \

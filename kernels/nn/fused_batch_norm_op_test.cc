@@ -1,8 +1,12 @@
 // FusedBatchNormV3 / FusedBatchNormGradV3 unit tests: a hand-computed case,
 // and bfloat16 against float on the same (bf16-rounded) inputs, since the
-// TensorFlow oracle (nn_oracle_test.py) cannot feed bfloat16 from numpy.
+// TensorFlow oracle (nn_oracle_test.py) cannot feed bfloat16 from numpy;
+// _FusedBatchNormEx against V3 followed by the Add and the Relu.
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common/framework/tensor.h"
@@ -170,6 +174,91 @@ TEST(FusedBatchNormTest, ShardedMatchesDefinition) {
     test::ExpectTensorNear<float>((*out)[3], AsTensor<float>(mean, {3}), 1e-6);
     test::ExpectTensorNear<float>((*out)[4], AsTensor<float>(var, {3}), 1e-5);
   }
+}
+
+
+// _FusedBatchNormEx against FusedBatchNormV3 followed by the side input's
+// Add and the Relu, by their definition.
+tensorflow::NodeDef BatchNormEx(bool training, int side_inputs,
+                                const std::string& activation) {
+  return NodeDefBuilder("bn_ex", "_FusedBatchNormEx")
+      .Inputs(5 + side_inputs)
+      .Attr("T", DT_FLOAT)
+      .Attr("U", DT_FLOAT)
+      .Attr("epsilon", 0.001f)
+      .Attr("is_training", training)
+      .Attr("num_side_inputs", int64_t{side_inputs})
+      .Attr("activation_mode", activation)
+      .Build();
+}
+
+Tensor Pattern(const TensorShape& shape, float scale, float shift) {
+  Tensor t(DT_FLOAT, shape);
+  auto v = t.flat<float>();
+  for (int64_t i = 0; i < v.size(); ++i) {
+    v(i) = std::sin(0.7f * static_cast<float>(i)) * scale + shift;
+  }
+  return t;
+}
+
+TEST(FusedBatchNormExTest, MatchesBatchNormThenAddThenRelu) {
+  const TensorShape shape({2, 3, 3, 4});
+  const std::vector<Tensor> bn_inputs = {
+      Pattern(shape, 2, 0.5), AsTensor<float>({1, 2, 0.5, -1}, {4}),
+      AsTensor<float>({0.1, -0.2, 0.3, 0}, {4}),
+      AsTensor<float>({0.5, 0, -0.5, 1}, {4}),
+      AsTensor<float>({1, 2, 0.5, 4}, {4})};
+  const Tensor side = Pattern(shape, 1, -0.25);
+  for (bool training : {false, true}) {
+    for (int sides : {0, 1}) {
+      for (const char* act : {"Identity", "Relu"}) {
+        SCOPED_TRACE(testing::Message() << "training " << training << " sides "
+                                        << sides << " " << act);
+        auto want = test::RunKernel(BatchNorm(DT_FLOAT, training), bn_inputs);
+        ASSERT_TRUE(want.ok()) << want.status();
+        std::vector<Tensor> inputs = bn_inputs;
+        if (sides == 1) inputs.push_back(side);
+        auto got = test::RunKernel(BatchNormEx(training, sides, act), inputs);
+        ASSERT_TRUE(got.ok()) << got.status();
+        ASSERT_EQ(got->size(), 6u);
+        Tensor y = (*want)[0];
+        auto yv = y.flat<float>();
+        for (int64_t i = 0; i < yv.size(); ++i) {
+          if (sides == 1) yv(i) += side.flat<float>()(i);
+          if (std::string(act) == "Relu") yv(i) = std::max(yv(i), 0.0f);
+        }
+        test::ExpectTensorNear<float>((*got)[0], y, 1e-5);
+        for (int o = 1; o < 6; ++o) {
+          test::ExpectTensorEqual<float>((*got)[o], (*want)[o]);
+        }
+      }
+    }
+  }
+}
+
+TEST(FusedBatchNormExTest, Errors) {
+  const TensorShape shape({1, 2, 2, 2});
+  std::vector<Tensor> inputs = {
+      Pattern(shape, 1, 0), AsTensor<float>({1, 1}, {2}),
+      AsTensor<float>({0, 0}, {2}), AsTensor<float>({0, 0}, {2}),
+      AsTensor<float>({1, 1}, {2})};
+  // A broadcasting side input is refused, not broadcast.
+  std::vector<Tensor> with_row = inputs;
+  with_row.push_back(AsTensor<float>({1, 2}, {2}));
+  auto s = test::RunKernel(BatchNormEx(false, 1, "Relu"), with_row).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("side_input must have the shape of x"),
+            std::string::npos)
+      << s;
+  std::vector<Tensor> two = inputs;
+  two.push_back(Pattern(shape, 1, 0));
+  two.push_back(Pattern(shape, 1, 0));
+  s = test::RunKernel(BatchNormEx(false, 2, "Relu"), two).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("at most one side input"), std::string::npos) << s;
+  s = test::RunKernel(BatchNormEx(false, 0, "Elu"), inputs).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("activation_mode"), std::string::npos) << s;
 }
 
 }  // namespace

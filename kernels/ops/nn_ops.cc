@@ -393,6 +393,32 @@ REGISTER_OP("FusedBatchNormV3")
     .Attr(kDataFormat2D3D)
     .Attr("is_training: bool = true");
 
+// FusedBatchNormV3, then + side_input (same shape as x), then the
+// activation ("Identity" or "Relu"), in one kernel: the remapper's fusion of
+// FusedBatchNorm{,V2,V3} [+ Add/AddV2] + Relu. The statistics outputs are
+// FusedBatchNormV3's. Internal op (leading underscore).
+REGISTER_OP("_FusedBatchNormEx")
+    .Input("x: T")
+    .Input("scale: U")
+    .Input("offset: U")
+    .Input("mean: U")
+    .Input("variance: U")
+    .Input("side_input: num_side_inputs * T")
+    .Output("y: T")
+    .Output("batch_mean: U")
+    .Output("batch_variance: U")
+    .Output("reserve_space_1: U")
+    .Output("reserve_space_2: U")
+    .Output("reserve_space_3: U")
+    .Attr("T: {half, float, bfloat16}")
+    .Attr("U: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("exponential_avg_factor: float = 1.0")
+    .Attr("num_side_inputs: int >= 0 = 0")
+    .Attr("activation_mode: string = 'Identity'")
+    .Attr(kDataFormat)
+    .Attr("is_training: bool = true");
+
 // Gradients of FusedBatchNormV3 for x, scale and offset; reserve_space_1/2
 // are its saved mean and variance.
 REGISTER_OP("FusedBatchNormGradV3")

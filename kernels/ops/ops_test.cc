@@ -61,7 +61,7 @@ const std::vector<std::string>& RequiredOps() {
       "Elu", "EluGrad", "Selu", "SeluGrad", "LeakyRelu", "LeakyReluGrad",
       "Softplus", "SoftplusGrad", "Softsign", "SoftsignGrad",
       "ResizeNearestNeighborGrad",
-      "_FusedDepthwiseConv2dNative", "_FusedMatMul",
+      "_FusedDepthwiseConv2dNative", "_FusedMatMul", "_FusedBatchNormEx",
       // Array.
       "Reshape", "Shape", "ShapeN", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
       "ExpandDims", "Squeeze", "ConcatV2", "Pack", "Unpack", "Transpose",

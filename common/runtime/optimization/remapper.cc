@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "common/op/node_def_util.h"
 #include "common/op/op_registry.h"
 #include "common/runtime/optimization/graph_rewrite_util.h"
+#include "common/runtime/optimization/shape_analysis.h"
 #include "protos/tensor.pb.h"
 
 namespace tributary {
@@ -80,10 +82,13 @@ struct Chain {
   std::vector<float> scale;
   Node* add = nullptr;
   std::vector<float> shift;
+  Node* residual = nullptr;  // Add/AddV2 of a same-shape tensor
+  int side_input = -1;       // which input of `residual` is that tensor
   Node* activation = nullptr;
 
   Node* last() const {
     if (activation != nullptr) return activation;
+    if (residual != nullptr) return residual;
     if (add != nullptr) return add;
     if (mul != nullptr) return mul;
     if (bias_add != nullptr) return bias_add;
@@ -91,7 +96,7 @@ struct Chain {
   }
   std::vector<Node*> nodes() const {
     std::vector<Node*> all;
-    for (Node* n : {head, bias_add, mul, add, activation}) {
+    for (Node* n : {head, bias_add, mul, add, residual, activation}) {
       if (n != nullptr) all.push_back(n);
     }
     return all;
@@ -134,7 +139,41 @@ std::optional<std::vector<float>> OtherPerChannel(const Node& op,
   return PerChannel(*c, chain.channels, chain.is_matmul ? 2 : 4);
 }
 
-std::optional<Chain> MatchChain(Node* head) {
+bool IsAdd(const Node& n) {
+  return n.type_string() == "AddV2" || n.type_string() == "Add";
+}
+
+// For an Add/AddV2 `add` with one input from `from`: the index of the other
+// input when it is a tensor of provably the same shape as `from`'s output
+// (so the Add does not broadcast), produced on the same device; else -1.
+// Whatever the analysis cannot prove stays unfused, e.g. a [C] variable
+// bias added to a convolution: the fused kernel takes only a same-shape
+// addend.
+int ResidualSide(const Node& add, const Node& from,
+                 const ShapeAnalysis& shapes) {
+  if (add.num_inputs() != 2) return -1;
+  int out0 = 0, out1 = 0;
+  const Node* in0 = InputNode(add, 0, &out0);
+  const Node* in1 = InputNode(add, 1, &out1);
+  if (in0 == nullptr || in1 == nullptr) return -1;
+  int side;
+  if (in0 == &from && out0 == 0 && in1 != &from) {
+    side = 1;
+  } else if (in1 == &from && out1 == 0 && in0 != &from) {
+    side = 0;
+  } else {
+    return -1;
+  }
+  const Node* other = side == 0 ? in0 : in1;
+  if (other->assigned_device_name() != from.assigned_device_name() ||
+      !shapes.ProvablySame(from.name(), 0, other->name(),
+                           side == 0 ? out0 : out1)) {
+    return -1;
+  }
+  return side;
+}
+
+std::optional<Chain> MatchChain(Node* head, const ShapeAnalysis& shapes) {
   Chain chain;
   chain.head = head;
   const std::string& op = head->type_string();
@@ -193,6 +232,15 @@ std::optional<Chain> MatchChain(Node* head) {
       next = NextInChain(*cur);
     }
   }
+  if (next != nullptr && IsAdd(*next)) {
+    const int side = ResidualSide(*next, *cur, shapes);
+    if (side >= 0) {
+      chain.residual = next;
+      chain.side_input = side;
+      cur = next;
+      next = NextInChain(*cur);
+    }
+  }
   if (next != nullptr && IsActivation(*next)) {
     chain.activation = next;
   }
@@ -236,7 +284,7 @@ absl::StatusOr<tensorflow::NodeDef> ScaledFilter(const Node& filter,
 // is only a filter scaling.
 std::string FusedOp(const Chain& chain) {
   if (chain.bias_add == nullptr && chain.add == nullptr &&
-      chain.activation == nullptr) {
+      chain.residual == nullptr && chain.activation == nullptr) {
     return chain.head->type_string();
   }
   return "_Fused" + chain.head->type_string();
@@ -269,6 +317,10 @@ class Rewriter {
     if (fused) {
       def.add_input("bias");
       std::vector<std::string> fused_ops = {"BiasAdd"};
+      if (chain.residual != nullptr) {
+        def.add_input("side_input");
+        fused_ops.push_back("Add");
+      }
       if (chain.activation != nullptr) {
         fused_ops.push_back(chain.activation->type_string());
         float alpha;
@@ -277,9 +329,10 @@ class Rewriter {
         }
       }
       AddNodeAttr("fused_ops", fused_ops, &def);
-      AddNodeAttr("num_args", int64_t{1}, &def);
+      const int num_args = chain.residual != nullptr ? 2 : 1;
+      AddNodeAttr("num_args", int64_t{num_args}, &def);
       if (op == "_FusedConv2D") {
-        AddNodeAttr("TArgs", DataTypeVector{DT_FLOAT}, &def);
+        AddNodeAttr("TArgs", DataTypeVector(num_args, DT_FLOAT), &def);
       }
     }
     const KernelDef* kernel_def = nullptr;
@@ -294,6 +347,12 @@ class Rewriter {
     int filter_output = 0;
     Node* filter = InputNode(*head, 1, &filter_output);
     if (x == nullptr || filter == nullptr) return false;
+    Node* side = nullptr;
+    int side_output = 0;
+    if (chain.residual != nullptr) {
+      side = InputNode(*chain.residual, chain.side_input, &side_output);
+      if (side == nullptr) return false;
+    }
 
     // The new constants' values, computed before anything changes.
     std::optional<tensorflow::NodeDef> scaled_filter;
@@ -375,6 +434,9 @@ class Rewriter {
     if (fused) {
       TRIB_RETURN_IF_ERROR(g_->AddEdge(bias, bias_output, node, 2).status());
     }
+    if (side != nullptr) {
+      TRIB_RETURN_IF_ERROR(g_->AddEdge(side, side_output, node, 3).status());
+    }
     for (Node* c : controls) g_->AddControlEdge(c, node);
     for (const auto& [dst, input] : consumers) {
       TRIB_RETURN_IF_ERROR(g_->AddEdge(node, 0, dst, input).status());
@@ -414,6 +476,157 @@ class Rewriter {
   Graph* g_;
 };
 
+// FusedBatchNorm{,V2,V3} [+ Add/AddV2(side)] + Relu (see remapper.h).
+struct BatchNormChain {
+  Node* bn = nullptr;
+  Node* add = nullptr;  // with `side_input`, or null
+  int side_input = -1;
+  Node* relu = nullptr;
+};
+
+bool IsFusedBatchNorm(const Node& n) {
+  const std::string& op = n.type_string();
+  return op == "FusedBatchNorm" || op == "FusedBatchNormV2" ||
+         op == "FusedBatchNormV3";
+}
+
+// The one data consumer of y (output 0) when nothing else reads y and the
+// node has no control successors; the statistics may have readers.
+Node* SoleReaderOfY(const Node& bn) {
+  Node* reader = nullptr;
+  for (const Edge* e : bn.out_edges()) {
+    if (e->IsControlEdge()) {
+      if (e->dst()->IsSink()) continue;
+      return nullptr;
+    }
+    if (e->src_output() != 0) continue;
+    if (reader != nullptr) return nullptr;
+    reader = e->dst();
+  }
+  return reader;
+}
+
+std::optional<BatchNormChain> MatchBatchNorm(Node* bn,
+                                             const ShapeAnalysis& shapes) {
+  BatchNormChain chain;
+  chain.bn = bn;
+  DataType u = DT_FLOAT;
+  (void)GetNodeAttr(bn->attrs(), "U", &u);
+  bool is_training = true;
+  if (!IsFloat(*bn) || u != DT_FLOAT || !IsNhwc(*bn) ||
+      !GetNodeAttr(bn->attrs(), "is_training", &is_training).ok()) {
+    return {};
+  }
+  if (is_training) {
+    // Training statistics are the kernel's too, but a graph that reads them
+    // (a gradient, a moving-average update) stays as it was written.
+    for (const Edge* e : bn->out_edges()) {
+      if (!e->IsControlEdge() && e->src_output() != 0) return {};
+    }
+  }
+  Node* next = SoleReaderOfY(*bn);
+  if (next == nullptr ||
+      next->assigned_device_name() != bn->assigned_device_name() ||
+      !IsFloat(*next)) {
+    return {};
+  }
+  if (IsAdd(*next)) {
+    const int side = ResidualSide(*next, *bn, shapes);
+    if (side < 0) return {};
+    chain.add = next;
+    chain.side_input = side;
+    next = NextInChain(*next);
+  }
+  if (next == nullptr || next->type_string() != "Relu") return {};
+  chain.relu = next;
+  return chain;
+}
+
+// Replaces the chain by one _FusedBatchNormEx named after the Relu; false
+// (graph untouched) when the device has no kernel for it.
+absl::StatusOr<bool> RewriteBatchNorm(Graph* g, const BatchNormChain& chain) {
+  Node* bn = chain.bn;
+  const std::string device = bn->assigned_device_name();
+  tensorflow::NodeDef def;
+  def.set_name(chain.relu->name());
+  def.set_op("_FusedBatchNormEx");
+  def.set_device(device);
+  for (const char* attr : {"T", "epsilon", "exponential_avg_factor",
+                           "data_format", "is_training"}) {
+    const tensorflow::AttrValue* value = bn->attrs().Find(attr);
+    if (value != nullptr) (*def.mutable_attr())[attr] = *value;
+  }
+  AddNodeAttr("U", DT_FLOAT, &def);
+  const int sides = chain.add != nullptr ? 1 : 0;
+  AddNodeAttr("num_side_inputs", int64_t{sides}, &def);
+  AddNodeAttr("activation_mode", "Relu", &def);
+  for (const char* in : {"x", "scale", "offset", "mean", "variance"}) {
+    def.add_input(in);
+  }
+  if (sides == 1) def.add_input("side_input");
+  const KernelDef* kernel_def = nullptr;
+  if (!FindKernelDef(DeviceType(DeviceTypeOf(*bn)), def, &kernel_def, nullptr)
+           .ok()) {
+    return false;
+  }
+
+  std::vector<std::pair<Node*, int>> inputs;
+  for (int i = 0; i < 5; ++i) {
+    int output = 0;
+    Node* src = InputNode(*bn, i, &output);
+    if (src == nullptr) return false;
+    inputs.emplace_back(src, output);
+  }
+  if (sides == 1) {
+    int output = 0;
+    Node* src = InputNode(*chain.add, chain.side_input, &output);
+    if (src == nullptr) return false;
+    inputs.emplace_back(src, output);
+  }
+  std::vector<Node*> replaced = {bn, chain.relu};
+  if (chain.add != nullptr) replaced.push_back(chain.add);
+  const absl::flat_hash_set<Node*> replaced_set(replaced.begin(),
+                                                replaced.end());
+  absl::flat_hash_set<Node*> controls;
+  for (Node* n : replaced) {
+    for (Node* c : ControlInputs(*n)) {
+      if (!replaced_set.contains(c)) controls.insert(c);
+    }
+  }
+  // (src output, consumer, its input): y from the Relu, statistics from the
+  // batch norm.
+  std::vector<std::tuple<int, Node*, int>> consumers;
+  for (const Edge* e : OutEdgesOf(*chain.relu, 0)) {
+    consumers.emplace_back(0, e->dst(), e->dst_input());
+  }
+  for (const Edge* e : bn->out_edges()) {
+    if (!e->IsControlEdge() && e->src_output() != 0) {
+      consumers.emplace_back(e->src_output(), e->dst(), e->dst_input());
+    }
+  }
+  std::vector<Node*> control_successors;
+  for (const Edge* e : chain.relu->out_edges()) {
+    if (e->IsControlEdge() && !e->dst()->IsSink()) {
+      control_successors.push_back(e->dst());
+    }
+  }
+
+  for (Node* n : replaced) g->RemoveNode(n);
+  TRIB_ASSIGN_OR_RETURN(Node * node, g->AddNode(std::move(def)));
+  node->set_assigned_device_name(device);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    TRIB_RETURN_IF_ERROR(
+        g->AddEdge(inputs[i].first, inputs[i].second, node, i).status());
+  }
+  for (Node* c : controls) g->AddControlEdge(c, node);
+  for (const auto& [output, dst, input] : consumers) {
+    TRIB_RETURN_IF_ERROR(g->AddEdge(node, output, dst, input).status());
+  }
+  for (Node* n : control_successors) g->AddControlEdge(node, n);
+  if (node->out_edges().empty()) g->AddControlEdge(node, g->sink_node());
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<int> Remapper::Run(Graph* g) const {
@@ -422,16 +635,27 @@ absl::StatusOr<int> Remapper::Run(Graph* g) const {
   std::vector<std::string> heads;
   for (Node* n : order) {
     const std::string& op = n->type_string();
-    if (op == "Conv2D" || op == "DepthwiseConv2dNative" || op == "MatMul") {
+    if (op == "Conv2D" || op == "DepthwiseConv2dNative" || op == "MatMul" ||
+        IsFusedBatchNorm(*n)) {
       heads.push_back(n->name());
     }
   }
+  // Shapes of the graph as given: the rewrites keep every name they leave
+  // meaning the same tensor (see shape_analysis.h).
+  const ShapeAnalysis shapes(*g);
   int rewrites = 0;
   Rewriter rewriter(g);
   for (const std::string& name : heads) {
     Node* head = g->FindNodeByName(name);
     if (head == nullptr) continue;
-    std::optional<Chain> chain = MatchChain(head);
+    if (IsFusedBatchNorm(*head)) {
+      std::optional<BatchNormChain> bn = MatchBatchNorm(head, shapes);
+      if (!bn) continue;
+      TRIB_ASSIGN_OR_RETURN(bool done, RewriteBatchNorm(g, *bn));
+      if (done) ++rewrites;
+      continue;
+    }
+    std::optional<Chain> chain = MatchChain(head, shapes);
     if (!chain) continue;
     TRIB_ASSIGN_OR_RETURN(bool done, rewriter.Rewrite(*chain));
     if (done) ++rewrites;

@@ -61,6 +61,16 @@ constexpr char kInput[] =
     "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: "
     "DT_FLOAT } } }\n";
 
+// A float Placeholder with a shape attr (-1: unknown size).
+std::string Placeholder(const std::string& name, const std::vector<int>& shape) {
+  std::string dims;
+  for (int d : shape) absl::StrAppend(&dims, "dim { size: ", d, " } ");
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Placeholder' attr { key: 'dtype' value { type: "
+                      "DT_FLOAT } } attr { key: 'shape' value { shape { ",
+                      dims, "} } } }\n");
+}
+
 int Remap(Graph* g) {
   absl::StatusOr<int> n = Remapper().Run(g);
   EXPECT_TRUE(n.ok()) << n.status();
@@ -176,6 +186,164 @@ TEST(RemapperTest, AnActivationAloneGetsAZeroBias) {
   EXPECT_THAT(FusedOps(*g, "act"), ElementsAre("BiasAdd", "Elu"));
   test::ExpectTensorEqual<float>(ConstValueOf(*g, "act/fused_bias"),
                                  test::AsTensor<float>({0, 0}));
+}
+
+// A ResNet identity block's end: conv + bias, plus the block's input, Relu.
+TEST(RemapperTest, ResidualAddJoinsTheConvolution) {
+  auto g = PlacedGraph(Placeholder("x", {-1, 4, 4, 2}) +
+                       FloatConst("w", {1, 1, 2, 2}, {1, 0, 0, 1}) +
+                       FloatConst("b", {2}, {1, 2}) + Conv("conv", "Conv2D") +
+                       Binary("bias", "BiasAdd", "conv", "b") +
+                       Binary("add", "AddV2", "bias", "x") +
+                       Unary("relu", "Relu", "add") + Unary("out", "Identity", "relu"));
+  EXPECT_EQ(Remap(g.get()), 1);
+  EXPECT_EQ(OpOf(*g, "relu"), "_FusedConv2D");
+  EXPECT_THAT(FusedOps(*g, "relu"), ElementsAre("BiasAdd", "Add", "Relu"));
+  EXPECT_THAT(DataInputs(*g, "relu"), ElementsAre("x", "w", "b", "x"));
+  for (const char* gone : {"conv", "bias", "add"}) {
+    EXPECT_EQ(OpOf(*g, gone), "<missing>") << gone;
+  }
+  EXPECT_THAT(DataInputs(*g, "out"), ElementsAre("relu"));
+}
+
+// The side input first, no activation, and a frozen batch norm folded in
+// front of the Add: fused_ops [BiasAdd, Add] with the folded bias.
+TEST(RemapperTest, ResidualAddOnEitherSideAfterFoldedBatchNorm) {
+  auto g = PlacedGraph(
+      Placeholder("x", {1, 3, 3, 1}) + Placeholder("shortcut", {1, 3, 3, 2}) +
+      FloatConst("w", {1, 1, 1, 2}, {1, 1}) + FloatConst("s", {2}, {2, 3}) +
+      FloatConst("a", {2}, {5, 6}) + Conv("conv", "Conv2D") +
+      Binary("mul", "Mul", "conv", "s") + Binary("shift", "AddV2", "mul", "a") +
+      Binary("add", "Add", "shortcut", "shift"));
+  EXPECT_EQ(Remap(g.get()), 1);
+  EXPECT_EQ(OpOf(*g, "add"), "_FusedConv2D");
+  EXPECT_THAT(FusedOps(*g, "add"), ElementsAre("BiasAdd", "Add"));
+  EXPECT_THAT(DataInputs(*g, "add"),
+              ElementsAre("x", "conv/scaled_filter", "add/fused_bias",
+                          "shortcut"));
+  test::ExpectTensorEqual<float>(ConstValueOf(*g, "add/fused_bias"),
+                                 test::AsTensor<float>({5, 6}));
+}
+
+// A projection shortcut: two convolution chains meet at the Add. One takes
+// the Add (and the Relu) with the other's result as its side input.
+TEST(RemapperTest, ProjectionShortcutFusesBothBranches) {
+  auto g = PlacedGraph(
+      Placeholder("x", {-1, 4, 4, 2}) + FloatConst("w", {1, 1, 2, 2}, {1, 0, 0, 1}) +
+      FloatConst("b", {2}, {1, 2}) + Conv("main", "Conv2D") +
+      Binary("main_bias", "BiasAdd", "main", "b") + Conv("proj", "Conv2D") +
+      Binary("proj_bias", "BiasAdd", "proj", "b") +
+      Binary("add", "AddV2", "main_bias", "proj_bias") +
+      Unary("relu", "Relu", "add"));
+  EXPECT_EQ(Remap(g.get()), 2);
+  EXPECT_EQ(OpOf(*g, "relu"), "_FusedConv2D");
+  EXPECT_THAT(FusedOps(*g, "relu"), ElementsAre("BiasAdd", "Add", "Relu"));
+  const std::vector<std::string> inputs = DataInputs(*g, "relu");
+  ASSERT_EQ(inputs.size(), 4u);
+  EXPECT_EQ(OpOf(*g, inputs[3]), "_FusedConv2D");
+  EXPECT_THAT(FusedOps(*g, inputs[3]), ElementsAre("BiasAdd"));
+}
+
+// Adds that may broadcast, or whose operand's shape is not known to match,
+// stay: the chain ends before them.
+TEST(RemapperTest, LeavesAddsOfUnprovableShapeAlone) {
+  auto g = PlacedGraph(
+      Placeholder("x", {-1, 4, 4, 2}) + Placeholder("other", {-1, 4, 4, 2}) +
+      Placeholder("row", {2}) + Placeholder("small", {1, 4, 4, 2}) +
+      std::string(
+          "node { name: 'free' op: 'Placeholder' attr { key: 'dtype' value "
+          "{ type: DT_FLOAT } } }\n") +
+      FloatConst("w", {1, 1, 2, 2}, {1, 0, 0, 1}) + FloatConst("b", {2}, {1, 2}) +
+      Conv("c1", "Conv2D") + Binary("b1", "BiasAdd", "c1", "b") +
+      Binary("add1", "AddV2", "b1", "row") +      // broadcasts [2]
+      Conv("c2", "Conv2D") + Binary("b2", "BiasAdd", "c2", "b") +
+      Binary("add2", "AddV2", "b2", "free") +     // shape unknown
+      Conv("c3", "Conv2D") + Binary("b3", "BiasAdd", "c3", "b") +
+      Binary("add3", "AddV2", "other", "b3") +    // another unknown batch
+      Conv("c4", "Conv2D") + Binary("b4", "BiasAdd", "c4", "b") +
+      Binary("add4", "AddV2", "b4", "small"));    // batch 1 vs unknown
+  EXPECT_EQ(Remap(g.get()), 4);
+  for (const char* add : {"add1", "add2", "add3", "add4"}) {
+    EXPECT_EQ(OpOf(*g, add), "AddV2") << add;
+  }
+  for (const char* fused : {"b1", "b2", "b3", "b4"}) {
+    EXPECT_THAT(FusedOps(*g, fused), ElementsAre("BiasAdd")) << fused;
+  }
+}
+
+std::string BatchNorm(const std::string& name, const std::string& op,
+                      bool training, const std::string& format = "NHWC") {
+  return absl::StrCat(
+      "node { name: '", name, "' op: '", op,
+      "' input: 'x' input: 'scale' input: 'offset' input: 'mean' input: "
+      "'var' attr { key: 'T' value { type: DT_FLOAT } } ",
+      op == "FusedBatchNorm" ? "" : "attr { key: 'U' value { type: DT_FLOAT } } ",
+      "attr { key: 'epsilon' value { f: 0.001 } } attr { key: 'is_training' "
+      "value { b: ", training ? "true" : "false",
+      " } } attr { key: 'data_format' value { s: '", format, "' } } }\n");
+}
+
+std::string BatchNormInputs() {
+  return Placeholder("x", {-1, 4, 4, 2}) + FloatConst("scale", {2}, {1, 2}) +
+         FloatConst("offset", {2}, {0, 1}) + FloatConst("mean", {2}, {0, 0}) +
+         FloatConst("var", {2}, {1, 1});
+}
+
+std::string ActivationMode(const Graph& g, const std::string& name) {
+  std::string mode;
+  Node* n = g.FindNodeByName(name);
+  if (n != nullptr) (void)GetNodeAttr(n->attrs(), "activation_mode", &mode);
+  return mode;
+}
+
+TEST(RemapperTest, InferenceBatchNormReluBecomesFusedBatchNormEx) {
+  auto g = PlacedGraph(BatchNormInputs() + BatchNorm("bn", "FusedBatchNormV3", false) +
+                       Unary("relu", "Relu", "bn") + Unary("out", "Identity", "relu") +
+                       Unary("peek", "Identity", "bn:1"));
+  EXPECT_EQ(Remap(g.get()), 1);
+  EXPECT_EQ(OpOf(*g, "relu"), "_FusedBatchNormEx");
+  EXPECT_EQ(OpOf(*g, "bn"), "<missing>");
+  EXPECT_EQ(ActivationMode(*g, "relu"), "Relu");
+  EXPECT_THAT(DataInputs(*g, "relu"),
+              ElementsAre("x", "scale", "offset", "mean", "var"));
+  EXPECT_THAT(DataInputs(*g, "out"), ElementsAre("relu"));
+  // Inference statistics are the given mean: the reader moves over.
+  EXPECT_THAT(DataInputs(*g, "peek"), ElementsAre("relu:1"));
+}
+
+TEST(RemapperTest, BatchNormSideInputReluBecomesFusedBatchNormEx) {
+  // Training (V1), statistics unread; the side input is x itself, the one
+  // tensor whose unknown batch is provably the batch norm's.
+  auto g = PlacedGraph(BatchNormInputs() + BatchNorm("bn", "FusedBatchNorm", true) +
+                       Binary("add", "AddV2", "x", "bn") + Unary("relu", "Relu", "add"));
+  EXPECT_EQ(Remap(g.get()), 1);
+  EXPECT_EQ(OpOf(*g, "relu"), "_FusedBatchNormEx");
+  EXPECT_THAT(DataInputs(*g, "relu"),
+              ElementsAre("x", "scale", "offset", "mean", "var", "x"));
+  int64_t sides = 0;
+  EXPECT_TRUE(GetNodeAttr(g->FindNodeByName("relu")->attrs(), "num_side_inputs",
+                          &sides)
+                  .ok());
+  EXPECT_EQ(sides, 1);
+}
+
+TEST(RemapperTest, LeavesBatchNormsTheKernelCannotTake) {
+  auto g = PlacedGraph(
+      BatchNormInputs() + Placeholder("other", {-1, 4, 4, 2}) +
+      // Training with its statistics read (a moving-average update).
+      BatchNorm("bn1", "FusedBatchNormV3", true) + Unary("r1", "Relu", "bn1") +
+      Unary("stat", "Identity", "bn1:1") +
+      // A side input whose batch is not provably x's.
+      BatchNorm("bn2", "FusedBatchNormV3", false) +
+      Binary("add2", "AddV2", "bn2", "other") + Unary("r2", "Relu", "add2") +
+      // No Relu after the Add.
+      BatchNorm("bn3", "FusedBatchNormV3", false) + Binary("add3", "AddV2", "bn3", "x") +
+      // NCHW.
+      BatchNorm("bn4", "FusedBatchNormV3", false, "NCHW") + Unary("r4", "Relu", "bn4"));
+  EXPECT_EQ(Remap(g.get()), 0);
+  for (const char* bn : {"bn1", "bn2", "bn3", "bn4"}) {
+    EXPECT_EQ(OpOf(*g, bn), "FusedBatchNormV3") << bn;
+  }
 }
 
 }  // namespace

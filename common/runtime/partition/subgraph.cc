@@ -95,6 +95,15 @@ absl::StatusOr<Node*> AddFeedNode(Graph* g, const Endpoint& feed, int index,
     AddNodeAttr("tensor_type", dtype, &def);
     SetClientTerminatedAttrs(*feed.name, device, &def);
   }
+  // A fed Placeholder's declared shape stays visible to the graph passes
+  // (ShapeAnalysis), which, like TensorFlow's remapper, assume a feed has
+  // the shape its Placeholder declares.
+  const tensorflow::AttrValue* shape = feed.node->attrs().Find("shape");
+  if (feed.node->IsPlaceholder() && feed.index == 0 && shape != nullptr &&
+      shape->has_shape()) {
+    *(*def.mutable_attr())["_output_shapes"].mutable_list()->add_shape() =
+        shape->shape();
+  }
   return AddAssignedNode(g, std::move(def), device.name());
 }
 

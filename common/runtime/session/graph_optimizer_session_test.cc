@@ -135,6 +135,61 @@ TEST(GraphOptimizerSessionTest, DenseLayersEqualTheUnfusedGraph) {
   test::ExpectTensorNear<float>(on, off, 1e-5);
 }
 
+// A ResNet bottleneck's end: conv + frozen batch norm, plus the block's
+// input (x, declared [-1, 4, 4, 4]: the remapper proves the Add does not
+// broadcast), then Relu; and a projection shortcut (stride 2 on both sides).
+std::string ResidualBlocks() {
+  constexpr char kStride1[] =
+      "attr { key: 'strides' value { list { i: 1 i: 1 i: 1 i: 1 } } } "
+      "attr { key: 'padding' value { s: 'SAME' } } ";
+  constexpr char kProjection[] =
+      "attr { key: 'strides' value { list { i: 1 i: 2 i: 2 i: 1 } } } "
+      "attr { key: 'padding' value { s: 'VALID' } } ";
+  return "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: "
+         "DT_FLOAT } } attr { key: 'shape' value { shape { dim { size: -1 } dim { "
+         "size: 4 } dim { size: 4 } dim { size: 4 } } } } }\n" +
+         FloatConst("w1", {3, 3, 4, 4}, 1) + Op("conv1", "Conv2D", {"x", "w1"}, kStride1) +
+         FrozenBatchNorm("bn1", "conv1", 4) + Op("add1", "AddV2", {"bn1/out", "x"}) +
+         Op("relu1", "Relu", {"add1"}) + FloatConst("w2", {3, 3, 4, 6}, 2) +
+         Op("conv2", "Conv2D", {"relu1", "w2"}, kConvAttrs) + FrozenBatchNorm("bn2", "conv2", 6) +
+         FloatConst("w3", {1, 1, 4, 6}, 3) +
+         Op("conv3", "Conv2D", {"relu1", "w3"}, kProjection) + FloatConst("b3", {6}, 4) +
+         Op("bias3", "BiasAdd", {"conv3", "b3"}) + Op("add2", "AddV2", {"bias3", "bn2/out"}) +
+         Op("relu2", "Relu", {"add2"});
+}
+
+TEST(GraphOptimizerSessionTest, ResidualAddsEqualTheUnfusedGraph) {
+  auto [on, off] = OnAndOff(ResidualBlocks(), {{"x", RandomImage({2, 4, 4, 4})}}, "relu2:0");
+  test::ExpectTensorNear<float>(on, off, 1e-5);
+}
+
+// The proof rests on the Placeholder's declared shape, as TensorFlow's shape
+// inference does. A feed that breaks it (a batch of 2 where the graph says 1,
+// which the unfused Add would broadcast) fails with the fused kernel's
+// message rather than computing something else.
+TEST(GraphOptimizerSessionTest, AFeedBreakingTheDeclaredShapeFailsClearly) {
+  const std::string text =
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } "
+      "attr { key: 'shape' value { shape { dim { size: 2 } dim { size: 4 } dim { size: 4 } "
+      "dim { size: 3 } } } } }\n"
+      "node { name: 'side' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } "
+      "attr { key: 'shape' value { shape { dim { size: 2 } dim { size: 4 } dim { size: 4 } "
+      "dim { size: 4 } } } } }\n" +
+      FloatConst("w", {1, 1, 3, 4}, 1) + FloatConst("b", {4}, 2) +
+      Op("conv", "Conv2D", {"x", "w"},
+         "attr { key: 'strides' value { list { i: 1 i: 1 i: 1 i: 1 } } } "
+         "attr { key: 'padding' value { s: 'SAME' } } ") +
+      Op("bias", "BiasAdd", {"conv", "b"}) + Op("add", "AddV2", {"bias", "side"});
+  auto session = Session(text, true);
+  ASSERT_NE(session, nullptr);
+  std::vector<Tensor> out;
+  absl::Status s = session->Run(
+      {{"x", RandomImage({2, 4, 4, 3})}, {"side", RandomImage({1, 4, 4, 4})}}, {"add:0"}, {},
+      &out);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr("output's shape"));
+}
+
 TEST(GraphOptimizerSessionTest, FoldedConstantsAreBitExactAndFeedsWin) {
   const std::string text = FloatConst("a", {4}, 8) + FloatConst("b", {4}, 9) +
                            Op("e", "Exp", {"a"}) + Op("sum", "AddV2", {"e", "b"}) +
