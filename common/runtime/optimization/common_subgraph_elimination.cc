@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/hash/hash.h"
 #include "common/framework/status.h"
 #include "common/framework/types.h"
@@ -20,6 +21,9 @@ namespace tributary {
 namespace {
 
 using Input = std::pair<const Node*, int>;  // producer, output
+// Most nodes have a few inputs and no control input: no allocation.
+using Inputs = absl::InlinedVector<Input, 4>;
+using ControlIds = absl::InlinedVector<int, 2>;
 
 bool PlainValueType(DataType t) {
   return !IsRefType(t) && t != DT_RESOURCE && t != DT_VARIANT;
@@ -64,8 +68,8 @@ bool Commutative(const Node& n) {
 
 // `n`'s data inputs in canonical order; empty when one is missing (a
 // malformed graph the step will report).
-std::vector<Input> CanonicalInputs(const Node& n) {
-  std::vector<Input> inputs(n.num_inputs(), Input{nullptr, 0});
+Inputs CanonicalInputs(const Node& n) {
+  Inputs inputs(n.num_inputs(), Input{nullptr, 0});
   for (const Edge* e : n.in_edges()) {
     if (!e->IsControlEdge()) inputs[e->dst_input()] = {e->src(), e->src_output()};
   }
@@ -82,9 +86,11 @@ std::vector<Input> CanonicalInputs(const Node& n) {
 }
 
 // `n`'s control inputs by id (SOURCE left out), sorted.
-std::vector<int> ControlInputIds(const Node& n) {
-  std::vector<int> ids;
-  for (Node* c : ControlInputs(n)) ids.push_back(c->id());
+ControlIds ControlInputIds(const Node& n) {
+  ControlIds ids;
+  for (const Edge* e : n.in_edges()) {
+    if (e->IsControlEdge() && !e->src()->IsSource()) ids.push_back(e->src()->id());
+  }
   std::sort(ids.begin(), ids.end());
   return ids;
 }
@@ -139,10 +145,10 @@ size_t AttrValueHash(const tensorflow::AttrValue& v) {
   }
 }
 
-// What makes two nodes equivalent, gathered once per node.
+// What makes two nodes equivalent, attrs aside.
 struct Signature {
-  std::vector<Input> inputs;
-  std::vector<int> controls;
+  Inputs inputs;
+  ControlIds controls;
   size_t hash = 0;
 };
 
@@ -156,8 +162,8 @@ Signature SignatureOf(const Node& n) {
   for (const auto& [name, value] : n.def().attr()) {
     attrs += absl::HashOf(name, AttrValueHash(value));
   }
-  size_t h = absl::HashOf(n.type_string(), n.assigned_device_name(), attrs,
-                          s.controls);
+  size_t h = absl::HashOf(n.type_string(), n.assigned_device_name(), attrs);
+  for (int c : s.controls) h = absl::HashOf(h, c);
   for (const Input& in : s.inputs) h = absl::HashOf(h, in.first->id(), in.second);
   s.hash = h;
   return s;
@@ -193,23 +199,26 @@ absl::StatusOr<int> CommonSubgraphElimination::Run(Graph* g) const {
   GetReversePostOrder(*g, &order, [](const Node* a, const Node* b) {
     return a->id() > b->id();
   });
-  // Survivors by signature hash; a bucket rarely holds more than one.
-  absl::flat_hash_map<size_t, std::vector<std::pair<Node*, Signature>>> seen;
+  // Survivors by signature hash; a bucket rarely holds more than one, and
+  // a survivor's signature is recomputed on a hit rather than stored (its
+  // inputs are survivors too, so it has not changed).
+  absl::flat_hash_map<size_t, absl::InlinedVector<Node*, 1>> seen;
+  seen.reserve(order.size());
   int merged = 0;
   for (Node* n : order) {
     if (!Mergeable(*n)) continue;
-    Signature sig = SignatureOf(*n);
+    const Signature sig = SignatureOf(*n);
     if (n->num_inputs() > 0 && sig.inputs.empty()) continue;
-    std::vector<std::pair<Node*, Signature>>& bucket = seen[sig.hash];
+    absl::InlinedVector<Node*, 1>& bucket = seen[sig.hash];
     Node* keep = nullptr;
-    for (const auto& [candidate, candidate_sig] : bucket) {
-      if (Equivalent(*candidate, candidate_sig, *n, sig)) {
+    for (Node* candidate : bucket) {
+      if (Equivalent(*candidate, SignatureOf(*candidate), *n, sig)) {
         keep = candidate;
         break;
       }
     }
     if (keep == nullptr) {
-      bucket.emplace_back(n, std::move(sig));
+      bucket.push_back(n);
       continue;
     }
     // Readers of `n` come after it in `order`, so they are signed with
