@@ -7,6 +7,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "common/framework/status.h"
+#include "common/runtime/optimization/arithmetic_optimizer.h"
+#include "common/runtime/optimization/common_subgraph_elimination.h"
 #include "common/runtime/optimization/constant_folding.h"
 #include "common/runtime/optimization/dead_branch_removal.h"
 #include "common/runtime/optimization/dependency_optimizer.h"
@@ -39,11 +41,17 @@ std::string OptimizationReport::Summary() const {
 GraphOptimizer::GraphOptimizer(const tensorflow::RewriterConfig& config) {
   if (config.disable_meta_optimizer()) return;
   if (config.min_graph_nodes() != 0) min_graph_nodes_ = config.min_graph_nodes();
+  if (Enabled(config.common_subgraph_elimination())) {
+    passes_.push_back(std::make_unique<CommonSubgraphElimination>());
+  }
   if (Enabled(config.constant_folding())) {
     passes_.push_back(std::make_unique<ConstantFolding>());
   }
   if (Enabled(config.loop_optimization())) {
     passes_.push_back(std::make_unique<DeadBranchRemoval>());
+  }
+  if (Enabled(config.arithmetic_optimization())) {
+    passes_.push_back(std::make_unique<ArithmeticOptimizer>());
   }
   if (Enabled(config.dependency_optimization())) {
     passes_.push_back(std::make_unique<DependencyOptimizer>());

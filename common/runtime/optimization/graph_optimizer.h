@@ -5,10 +5,17 @@
 // Grappler meta-optimizer), configured from the client's
 // ConfigProto.graph_options.rewrite_options (RewriterConfig):
 //
-//   order  pass                     switch (RewriterConfig field)
-//   1      constant folding         constant_folding
-//   2      dependency optimization  dependency_optimization
-//   3      remapper (fusion)        remapping
+//   order  pass                         switch (RewriterConfig field)
+//   1      common subgraph elimination  common_subgraph_elimination
+//   2      constant folding             constant_folding
+//   3      dead-branch removal          loop_optimization
+//   4      arithmetic optimization      arithmetic_optimization
+//   5      dependency optimization      dependency_optimization
+//   6      remapper (fusion)            remapping
+//
+// Folding comes before dead-branch removal (it makes the constant
+// predicates) and dead-branch removal before arithmetic optimization (which
+// bypasses the Identities it leaves).
 //
 // DEFAULT, ON and AGGRESSIVE run a pass, OFF skips it; disable_meta_optimizer
 // skips them all; a graph with fewer op nodes than min_graph_nodes (0 means

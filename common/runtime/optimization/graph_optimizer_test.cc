@@ -30,17 +30,20 @@ constexpr char kGraph[] = R"pb(
 TEST(GraphOptimizerTest, DefaultRunsEveryPassInOrder) {
   GraphOptimizer optimizer{tensorflow::RewriterConfig()};
   EXPECT_THAT(optimizer.EnabledPasses(),
-              ElementsAre("constant_folding", "loop_optimization",
+              ElementsAre("common_subgraph_elimination", "constant_folding",
+                          "loop_optimization", "arithmetic_optimization",
                           "dependency_optimization", "remapping"));
   auto g = PlacedGraph(kGraph);
   OptimizationReport report;
   ASSERT_TRUE(optimizer.Optimize(g.get(), &report).ok());
   EXPECT_EQ(OpOf(*g, "sum"), "Const");
   EXPECT_EQ(report.nodes_before, 5);
-  ASSERT_EQ(report.passes.size(), 4u);
-  EXPECT_EQ(report.passes[0].pass, "constant_folding");
-  EXPECT_EQ(report.passes[0].rewrites, 1);
-  EXPECT_EQ(report.passes[0].nodes_after, 3);
+  ASSERT_EQ(report.passes.size(), 6u);
+  EXPECT_EQ(report.passes[0].pass, "common_subgraph_elimination");
+  EXPECT_EQ(report.passes[0].rewrites, 0);
+  EXPECT_EQ(report.passes[1].pass, "constant_folding");
+  EXPECT_EQ(report.passes[1].rewrites, 1);
+  EXPECT_EQ(report.passes[1].nodes_after, 3);
   EXPECT_NE(report.Summary().find("constant_folding 1 rewrites"),
             std::string::npos)
       << report.Summary();
@@ -51,7 +54,8 @@ TEST(GraphOptimizerTest, OffSwitchesAPass) {
   config.set_constant_folding(tensorflow::RewriterConfig::OFF);
   GraphOptimizer optimizer(config);
   EXPECT_THAT(optimizer.EnabledPasses(),
-              ElementsAre("loop_optimization", "dependency_optimization",
+              ElementsAre("common_subgraph_elimination", "loop_optimization",
+                          "arithmetic_optimization", "dependency_optimization",
                           "remapping"));
   auto g = PlacedGraph(kGraph);
   ASSERT_TRUE(optimizer.Optimize(g.get()).ok());

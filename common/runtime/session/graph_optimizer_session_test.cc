@@ -3,9 +3,12 @@
 // the same values (bit for bit where only constant folding applies, float
 // rounding where a fusion reorders sums); fed values are never folded away,
 // a kernel error in a constant subgraph still reaches the step with its
-// code, and a trace names the fused op.
+// code, and a trace names the fused op. Common subgraph elimination and the
+// arithmetic rewrites must be exact: their graphs are compared bit for bit,
+// on inputs holding -0, NaN with a payload, a denormal and infinities.
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -243,6 +246,128 @@ TEST(GraphOptimizerSessionTest, TraceNamesTheFusedOp) {
   }
   EXPECT_THAT(labels, ::testing::Contains(::testing::HasSubstr("act = _FusedConv2D(")));
   EXPECT_THAT(labels, ::testing::Not(::testing::Contains(::testing::HasSubstr("Relu("))));
+}
+
+std::string Scalar(const std::string& name, float v) {
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } "
+                      "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} "
+                      "float_val: ", v, " } } } }\n");
+}
+
+std::string IntVector(const std::string& name, const std::vector<int>& values) {
+  std::string vals;
+  for (int v : values) absl::StrAppend(&vals, "int_val: ", v, " ");
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
+                      "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { "
+                      "dim { size: ", values.size(), " } } ", vals, "} } } }\n");
+}
+
+constexpr char kShapeAttr[] = "attr { key: 'Tshape' value { type: DT_INT32 } } ";
+
+// -0, a NaN with a payload, a denormal, -inf, and two plain values.
+Tensor AwkwardFloats() {
+  Tensor t(DT_FLOAT, TensorShape({2, 3}));
+  auto v = t.flat<float>();
+  const uint32_t nan_bits = 0x7fc00123;
+  float nan;
+  std::memcpy(&nan, &nan_bits, sizeof(nan));
+  v(0) = -0.0f;
+  v(1) = nan;
+  v(2) = 1e-40f;
+  v(3) = -INFINITY;
+  v(4) = 3.5f;
+  v(5) = -2.0f;
+  return t;
+}
+
+void ExpectBitEqual(const Tensor& a, const Tensor& b, const std::string& what) {
+  ASSERT_EQ(a.dtype(), b.dtype()) << what;
+  ASSERT_EQ(a.shape(), b.shape()) << what;
+  EXPECT_EQ(a.tensor_data(), b.tensor_data()) << what;
+}
+
+// Runs `fetches` with the passes on and off; expects identical bits, and
+// returns the trace's node labels of the optimized run.
+std::vector<std::string> ExpectExactOnAndOff(const std::string& text,
+                                             const NamedTensorList& feeds,
+                                             const std::vector<std::string>& fetches) {
+  std::vector<Tensor> results[2];
+  std::vector<std::string> labels;
+  for (bool optimize : {true, false}) {
+    auto session = Session(text, optimize);
+    if (session == nullptr) return labels;
+    tensorflow::RunOptions options;
+    options.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
+    tensorflow::RunMetadata metadata;
+    absl::Status s =
+        session->Run(options, feeds, fetches, {}, &results[optimize ? 0 : 1], &metadata);
+    EXPECT_TRUE(s.ok()) << s;
+    if (!s.ok()) return labels;
+    if (!optimize) continue;
+    for (const auto& dev : metadata.step_stats().dev_stats()) {
+      for (const auto& node : dev.node_stats()) labels.push_back(node.timeline_label());
+    }
+  }
+  for (size_t i = 0; i < fetches.size(); ++i) {
+    ExpectBitEqual(results[0][i], results[1][i], fetches[i]);
+  }
+  return labels;
+}
+
+TEST(GraphOptimizerSessionTest, ArithmeticRewritesAndSharedSubgraphsAreBitExact) {
+  const std::string text =
+      std::string(kImage) + Scalar("one", 1) + Scalar("nz", -0.0f) + Scalar("pz", 0) +
+      IntVector("s6", {6}) + IntVector("s23", {2, 3}) + Op("a", "Mul", {"x", "one"}) +
+      Op("b", "AddV2", {"nz", "a"}) + Op("c", "Sub", {"b", "pz"}) + Op("n1", "Neg", {"c"}) +
+      Op("n2", "Neg", {"n1"}) + Op("id", "Identity", {"n2"}) +
+      Op("addn", "AddN", {"id"}, "attr { key: 'N' value { i: 1 } } ") +
+      // x + (+0) turns -0 into +0: it must stay.
+      Op("plus_zero", "AddV2", {"x", "pz"}) + Op("r6", "Reshape", {"x", "s6"}, kShapeAttr) +
+      Op("r23", "Reshape", {"r6", "s23"}, kShapeAttr) + Op("sq1", "Square", {"x"}) +
+      Op("sq2", "Square", {"x"}) + Op("sum", "AddV2", {"sq1", "sq2"});
+  std::vector<std::string> labels = ExpectExactOnAndOff(
+      text, {{"x", AwkwardFloats()}},
+      {"id:0", "b:0", "addn:0", "plus_zero:0", "r23:0", "sum:0"});
+  // What the optimized step no longer computes.
+  for (const char* gone : {"a = ", "b = ", "n1 = ", "n2 = ", "id = ", "r6 = ", "sq2 = "}) {
+    EXPECT_THAT(labels, ::testing::Not(::testing::Contains(::testing::StartsWith(gone))))
+        << gone;
+  }
+  EXPECT_THAT(labels, ::testing::Contains(::testing::StartsWith("plus_zero = AddV2(")));
+}
+
+TEST(GraphOptimizerSessionTest, RewritesFromKnownShapesAreBitExact) {
+  const std::string text =
+      IntVector("shape", {2, 3}) + IntVector("perm", {0, 1}) +
+      "node { name: 'rand' op: 'RandomUniform' input: 'shape' "
+      "attr { key: 'T' value { type: DT_INT32 } } attr { key: 'dtype' value { type: DT_FLOAT } } "
+      "attr { key: 'seed' value { i: 1 } } attr { key: 'seed2' value { i: 2 } } "
+      "attr { key: '_output_shapes' value { list { shape { dim { size: 2 } dim { size: 3 } } } } } "
+      "}\n" +
+      Op("t", "Transpose", {"rand", "perm"}, "attr { key: 'Tperm' value { type: DT_INT32 } } ") +
+      Op("rs", "Reshape", {"rand", "shape"}, kShapeAttr) + Op("out", "Mul", {"t", "rs"});
+  std::vector<std::string> labels = ExpectExactOnAndOff(text, {}, {"out:0", "t:0", "rs:0"});
+  for (const char* gone : {"t = ", "rs = "}) {
+    EXPECT_THAT(labels, ::testing::Not(::testing::Contains(::testing::StartsWith(gone))))
+        << gone;
+  }
+}
+
+TEST(GraphOptimizerSessionTest, AReshapeErrorSurvivesTheRewrites) {
+  // x has 6 elements: Reshape(x, [4]) fails; Reshape(x, [2, 3]) alone would not.
+  const std::string text = std::string(kImage) + IntVector("s4", {4}) +
+                           IntVector("s23", {2, 3}) +
+                           Op("r4", "Reshape", {"x", "s4"}, kShapeAttr) +
+                           Op("r23", "Reshape", {"r4", "s23"}, kShapeAttr);
+  for (bool optimize : {true, false}) {
+    auto session = Session(text, optimize);
+    ASSERT_NE(session, nullptr);
+    std::vector<Tensor> out;
+    absl::Status s = session->Run({{"x", AwkwardFloats()}}, {"r23:0"}, {}, &out);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  }
 }
 
 }  // namespace
