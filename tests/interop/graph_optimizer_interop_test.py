@@ -11,6 +11,14 @@ What is covered, pass by pass (docs/operations.md, "Graph optimization"):
 * dead branches: tf.cond on a constant, on a placeholder_with_default left
   at its default (Keras' learning phase) and fed (not removed), and a TF2
   tf.function whose lowered If has a constant predicate;
+* common subexpressions and arithmetic: the same op twice on the same
+  input, Identity chains, x * 1, Neg(Neg(x)), AddN of one input, integer
+  x + 0, a constant subexpression over three tasks' worth of ops;
+* fusions: a frozen Keras residual block (Conv2D + batch norm + Add of the
+  block's input + ReLU) and a TF1 fused batch norm + Relu, checked to run
+  as _FusedConv2D / _FusedBatchNormEx;
+* errors: a shape error inside a constant subexpression reaches the step
+  with TensorFlow's code.
 """
 import json
 import os
@@ -36,9 +44,11 @@ def run_ours(graph_path, feeds, fetches, config="", trace_path=None):
     """One step through `tributary run`: ({fetch: ndarray}, {node: op}) of
     the nodes its trace says ran."""
     args = [oracle.BINARY, "run", "--graph", graph_path]
-    for name, value in feeds.items():
-        value = np.asarray(value)
-        args += ["--feed", f"{name}={value.dtype.name}:{json.dumps(value.tolist())}"]
+    for i, (name, value) in enumerate(feeds.items()):
+        # As .npy: every bit of -0, inf, NaN payloads and denormals arrives.
+        path = os.path.join(os.path.dirname(graph_path), f"feed{i}.npy")
+        np.save(path, np.asarray(value))
+        args += ["--feed", f"{name}=@{path}"]
     for f in fetches:
         args += ["--fetch", f]
     if config:
@@ -158,6 +168,100 @@ class GraphOptimizerInteropTest(unittest.TestCase):
         self.assertTrue(ran(on, "Cos"), on)
         self.assertFalse(ran(on, "Sin"), on)
         self.assertTrue(ran(off, "Sin"), off)
+
+    # ---- common subexpressions, arithmetic, folding --------------------------
+
+    def test_common_subexpressions_and_arithmetic(self):
+        g = tf.Graph()
+        with g.as_default():
+            x = tf1.placeholder(tf.float32, [2, 3], name="x")
+            n = tf1.placeholder(tf.int32, [3], name="n")
+            a = tf.exp(x, name="exp_a")
+            b = tf.exp(x, name="exp_b")  # the same as exp_a
+            summed = tf.identity(tf.identity(a + b), name="chain")
+            tf.multiply(summed, tf.constant(1.0), name="times_one")
+            tf.negative(tf.negative(x), name="neg_neg")
+            tf.raw_ops.AddN(inputs=[x], name="add_n")
+            tf.add(n, tf.constant(0), name="plus_zero")
+            # Folded whole: a constant subexpression.
+            k = tf.reduce_sum(tf.square(tf.range(5.0)) * 2.0 + 1.0)
+            tf.add(x, k, name="shifted")
+        feeds = {"x": np.array([[-0.0, 1.5, -2.0], [np.inf, 3.25, 1e-40]], np.float32),
+                 "n": np.array([-7, 0, 9], np.int32)}
+        fetches = ["chain", "times_one", "neg_neg", "add_n", "plus_zero", "shifted"]
+        on, off = self.check(g.as_graph_def(), feeds, fetches)
+        exps_on = [k for k, op in on.items() if op == "Exp"]
+        exps_off = [k for k, op in off.items() if op == "Exp"]
+        self.assertEqual(len(exps_on), 1, on)
+        self.assertEqual(len(exps_off), 2, off)
+        self.assertFalse(ran(on, "Neg"), on)
+        self.assertTrue(ran(off, "Neg"), off)
+        self.assertFalse(ran(on, "Square"), on)  # folded
+        self.assertFalse(ran(on, "AddN"), on)
+
+    def test_kernel_error_in_a_constant_subexpression_reaches_the_step(self):
+        g = tf.Graph()
+        with g.as_default():
+            x = tf1.placeholder(tf.float32, [2], name="x")
+            bad = tf.math.floordiv(tf.constant([7, 8]), tf.constant([0, 1]))
+            tf.add(tf.cast(bad, tf.float32), x, name="out")
+        on, off = self.check(g.as_graph_def(), {"x": np.ones(2, np.float32)}, ["out"])
+
+    # ---- fusions (remapping) --------------------------------------------------
+
+    def test_frozen_keras_residual_block_runs_fused(self):
+        import keras
+        from tensorflow.python.framework.convert_to_constants import (
+            convert_variables_to_constants_v2)
+        keras.utils.set_random_seed(3)
+        inp = keras.Input((8, 8, 4), batch_size=2)
+        y = keras.layers.Conv2D(4, 3, padding="same")(inp)
+        y = keras.layers.BatchNormalization()(y)
+        y = keras.layers.ReLU()(keras.layers.Add()([y, inp]))
+        y = keras.layers.Conv2D(6, 1, activation="relu")(y)
+        model = keras.Model(inp, keras.layers.Dense(3)(keras.layers.Flatten()(y)))
+        # Non-trivial batch statistics, as a trained model has.
+        for layer in model.layers:
+            if isinstance(layer, keras.layers.BatchNormalization):
+                layer.moving_mean.assign(np.linspace(-0.5, 0.5, 4).astype(np.float32))
+                layer.moving_variance.assign(np.linspace(0.5, 2.0, 4).astype(np.float32))
+        fn = tf.function(lambda x: model(x, training=False))
+        frozen = convert_variables_to_constants_v2(
+            fn.get_concrete_function(tf.TensorSpec([2, 8, 8, 4], tf.float32, name="x")))
+        feed = frozen.inputs[0].name.split(":")[0]
+        fetch = frozen.outputs[0].name
+        image = np.random.default_rng(1).standard_normal((2, 8, 8, 4)).astype(np.float32)
+        on, off = self.check(frozen.graph.as_graph_def(), {feed: image}, [fetch],
+                             exact=False, rtol=1e-4, atol=1e-5)
+        on_ops = set(on.values())
+        self.assertIn("_FusedConv2D", on_ops)
+        self.assertIn("_FusedMatMul", on_ops)
+        for unfused in ("Conv2D", "BiasAdd", "AddV2", "Relu", "Mul"):
+            self.assertNotIn(unfused, on_ops)
+        self.assertIn("Conv2D", set(off.values()))
+
+    def test_tf1_fused_batch_norm_and_relu_run_as_one_kernel(self):
+        g = tf.Graph()
+        with g.as_default():
+            x = tf1.placeholder(tf.float32, [2, 4, 4, 3], name="x")
+            side = tf1.placeholder(tf.float32, [2, 4, 4, 3], name="side")
+            scale = tf.constant([1.0, 2.0, 0.5])
+            offset = tf.constant([0.1, -0.2, 0.3])
+            mean = tf.constant([0.0, 0.5, -0.5])
+            var = tf.constant([1.0, 0.25, 4.0])
+            y, _, _ = tf1.nn.fused_batch_norm(x, scale, offset, mean=mean, variance=var,
+                                              is_training=False, epsilon=1e-3)
+            tf.nn.relu(y, name="out")
+            y2, _, _ = tf1.nn.fused_batch_norm(x, scale, offset, mean=mean, variance=var,
+                                               is_training=False, epsilon=1e-4)
+            tf.nn.relu(y2 + side, name="out_side")
+        rng = np.random.default_rng(2)
+        feeds = {"x": rng.standard_normal((2, 4, 4, 3)).astype(np.float32),
+                 "side": rng.standard_normal((2, 4, 4, 3)).astype(np.float32)}
+        on, off = self.check(g.as_graph_def(), feeds, ["out", "out_side"], exact=False)
+        self.assertIn("_FusedBatchNormEx", set(on.values()))
+        self.assertNotIn("Relu", set(on.values()))
+        self.assertIn("Relu", set(off.values()))
 
 
 def ran(nodes, op_name):

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -27,6 +28,23 @@ std::string ShapeString(const tensorflow::TensorShapeProto& shape) {
   std::vector<std::string> dims;
   for (const auto& d : shape.dim()) dims.push_back(absl::StrCat(d.size()));
   return absl::StrCat("[", absl::StrJoin(dims, ","), "]");
+}
+
+// The op that ran, from the executor's label "name = Op(inputs)": the graph
+// the step ran may differ from the client's (the optimizer fuses nodes under
+// the name of the last one they replace); the client's op otherwise.
+std::string OpOf(const tensorflow::NodeExecStats& ns,
+                 const absl::flat_hash_map<std::string, std::string>& node_ops) {
+  const std::string prefix = absl::StrCat(ns.node_name(), " = ");
+  const std::string& label = ns.timeline_label();
+  if (absl::StartsWith(label, prefix)) {
+    const size_t paren = label.find('(', prefix.size());
+    if (paren != std::string::npos && paren > prefix.size()) {
+      return label.substr(prefix.size(), paren - prefix.size());
+    }
+  }
+  auto it = node_ops.find(ns.node_name());
+  return it != node_ops.end() ? it->second : "";
 }
 
 }  // namespace
@@ -71,8 +89,7 @@ json StepStatsToChromeTrace(
       const int64_t start = StartNanos(ns);
       const int64_t end =
           start + RelNanos(ns.all_end_rel_nanos(), ns.all_end_rel_micros());
-      auto op_it = node_ops.find(ns.node_name());
-      const std::string op = op_it != node_ops.end() ? op_it->second : "";
+      const std::string op = OpOf(ns, node_ops);
       json args = {{"name", ns.node_name()}};
       if (!op.empty()) args["op"] = op;
       if (!ns.timeline_label().empty()) args["label"] = ns.timeline_label();

@@ -2,7 +2,9 @@
 // chrome://tracing and Perfetto (ui.perfetto.dev) open, laid out as
 // TensorFlow's timeline.py lays it out: one process per device, one thread
 // row per executor thread, one complete ("X") event per node execution
-// spanning the executor's start to end, with the op type, the compute
+// spanning the executor's start to end, with the op type (the one that ran,
+// read from the executor's timeline label, e.g. _FusedConv2D for a node
+// the optimizer fused; else the client graph's), the compute
 // (kernel) interval and output shapes as arguments. Times are microseconds
 // relative to the step's first node, kept fractional when nanoseconds are
 // known.

@@ -69,5 +69,41 @@ TEST(ChromeTraceTest, OneProcessPerDeviceAndOneEventPerNode) {
   EXPECT_EQ(names, 2);
 }
 
+TEST(ChromeTraceTest, TheOpThatRanWinsOverTheClientGraphs) {
+  // The optimizer fused a Conv2D chain under the Relu's name.
+  tensorflow::StepStats stats;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(
+        dev_stats {
+          device: "/job:localhost/replica:0/task:0/device:CPU:0"
+          node_stats {
+            node_name: "block/relu"
+            all_start_micros: 1
+            timeline_label: "block/relu = _FusedConv2D(x, w, b)"
+          }
+          node_stats {
+            node_name: "odd"
+            all_start_micros: 2
+            timeline_label: "not the executor's format"
+          }
+        }
+      )pb",
+      &stats));
+  nlohmann::json trace =
+      StepStatsToChromeTrace(stats, {{"block/relu", "Relu"}, {"odd", "Neg"}});
+  int complete = 0;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    ++complete;
+    if (e["args"]["name"] == "block/relu") {
+      EXPECT_EQ(e["name"], "_FusedConv2D");
+      EXPECT_EQ(e["args"]["op"], "_FusedConv2D");
+    } else {
+      EXPECT_EQ(e["name"], "Neg");
+    }
+  }
+  EXPECT_EQ(complete, 2);
+}
+
 }  // namespace
 }  // namespace tributary
