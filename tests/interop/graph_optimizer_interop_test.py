@@ -15,8 +15,9 @@ What is covered, pass by pass (docs/operations.md, "Graph optimization"):
   input, Identity chains, x * 1, Neg(Neg(x)), AddN of one input, integer
   x + 0, a constant subexpression over three tasks' worth of ops;
 * fusions: a frozen Keras residual block (Conv2D + batch norm + Add of the
-  block's input + ReLU) and a TF1 fused batch norm + Relu, checked to run
-  as _FusedConv2D / _FusedBatchNormEx;
+  block's input + ReLU), a TF1 fused batch norm + Relu and a TF1 Conv2D +
+  inference fused batch norm + Relu, checked to run as _FusedConv2D /
+  _FusedBatchNormEx / _FusedConv2D (the batch norm folded into it);
 * errors: a shape error inside a constant subexpression reaches the step
   with TensorFlow's code.
 """
@@ -262,6 +263,24 @@ class GraphOptimizerInteropTest(unittest.TestCase):
         self.assertIn("_FusedBatchNormEx", set(on.values()))
         self.assertNotIn("Relu", set(on.values()))
         self.assertIn("Relu", set(off.values()))
+
+    def test_tf1_conv_fused_batch_norm_relu_folds_into_the_convolution(self):
+        g = tf.Graph()
+        with g.as_default():
+            rng = np.random.default_rng(4)
+            x = tf1.placeholder(tf.float32, [2, 6, 6, 3], name="x")
+            w = tf.constant(rng.standard_normal((3, 3, 3, 5)).astype(np.float32))
+            conv = tf.nn.conv2d(x, w, strides=1, padding="SAME")
+            c = lambda lo, hi: tf.constant(rng.uniform(lo, hi, 5).astype(np.float32))
+            y, _, _ = tf1.nn.fused_batch_norm(conv, c(0.5, 2), c(-1, 1), mean=c(-1, 1),
+                                              variance=c(0.1, 2), is_training=False,
+                                              epsilon=1e-3)
+            tf.nn.relu(y, name="out")
+        feeds = {"x": np.random.default_rng(5).standard_normal((2, 6, 6, 3)).astype(np.float32)}
+        on, off = self.check(g.as_graph_def(), feeds, ["out"], exact=False, atol=1e-5)
+        self.assertIn("_FusedConv2D", set(on.values()))
+        self.assertNotIn("FusedBatchNormV3", set(on.values()))
+        self.assertIn("FusedBatchNormV3", set(off.values()))
 
 
 def ran(nodes, op_name):

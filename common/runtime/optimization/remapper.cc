@@ -1,5 +1,6 @@
 #include "common/runtime/optimization/remapper.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -79,9 +80,12 @@ struct Chain {
   Node* bias_add = nullptr;
   Node* bias_const = nullptr;  // BiasAdd's Const bias, or null
   Node* mul = nullptr;
-  std::vector<float> scale;
+  std::vector<float> scale;  // from `mul` or `batch_norm`
   Node* add = nullptr;
-  std::vector<float> shift;
+  std::vector<float> shift;  // from `add` or `batch_norm`
+  // An inference FusedBatchNorm{,V2,V3} with constant parameters: the Mul(s)
+  // and Add(a) steps in one node.
+  Node* batch_norm = nullptr;
   Node* residual = nullptr;  // Add/AddV2 of a same-shape tensor
   int side_input = -1;       // which input of `residual` is that tensor
   Node* activation = nullptr;
@@ -91,12 +95,13 @@ struct Chain {
     if (residual != nullptr) return residual;
     if (add != nullptr) return add;
     if (mul != nullptr) return mul;
+    if (batch_norm != nullptr) return batch_norm;
     if (bias_add != nullptr) return bias_add;
     return head;
   }
   std::vector<Node*> nodes() const {
     std::vector<Node*> all;
-    for (Node* n : {head, bias_add, mul, add, residual, activation}) {
+    for (Node* n : {head, bias_add, batch_norm, mul, add, residual, activation}) {
       if (n != nullptr) all.push_back(n);
     }
     return all;
@@ -173,6 +178,63 @@ int ResidualSide(const Node& add, const Node& from,
   return side;
 }
 
+bool IsFusedBatchNorm(const Node& n) {
+  const std::string& op = n.type_string();
+  return op == "FusedBatchNorm" || op == "FusedBatchNormV2" ||
+         op == "FusedBatchNormV3";
+}
+
+// For a FusedBatchNorm{,V2,V3} `bn` reading `from`'s output: the per-channel
+// (scale, shift) it applies, y = x * scale + shift, when it is an inference
+// batch norm (float32, NHWC) with constant parameters of `channels`
+// elements whose statistics outputs nothing reads; else nothing.
+std::optional<std::pair<std::vector<float>, std::vector<float>>>
+FoldableBatchNorm(const Node& bn, const Node& from, int64_t channels) {
+  DataType u = DT_FLOAT;
+  (void)GetNodeAttr(bn.attrs(), "U", &u);
+  bool is_training = true;
+  float epsilon = 0;
+  if (!IsFusedBatchNorm(bn) || !IsFloat(bn) || u != DT_FLOAT ||
+      !IsNhwc(bn) ||
+      !GetNodeAttr(bn.attrs(), "is_training", &is_training).ok() ||
+      is_training || !GetNodeAttr(bn.attrs(), "epsilon", &epsilon).ok()) {
+    return {};
+  }
+  int x_output = 0;
+  if (InputNode(bn, 0, &x_output) != &from || x_output != 0) return {};
+  // batch_mean, batch_variance and the reserve spaces are not the fused
+  // node's to give.
+  for (const Edge* e : bn.out_edges()) {
+    if (!e->IsControlEdge() && e->src_output() != 0) return {};
+  }
+  // scale, offset, mean, variance: exactly [C], as the kernel requires
+  // (anything else fails there, and stays unfused to fail the same way).
+  std::vector<float> params[4];
+  for (int i = 0; i < 4; ++i) {
+    Node* c = ConstBehind(bn, i + 1);
+    if (c == nullptr) return {};
+    absl::StatusOr<Tensor> t = ConstValue(*c);
+    if (!t.ok() || t->dtype() != DT_FLOAT || t->dims() != 1 ||
+        t->NumElements() != channels) {
+      return {};
+    }
+    const auto v = t->flat<float>();
+    params[i].assign(v.data(), v.data() + channels);
+  }
+  const auto& [gamma, beta, mean, variance] = params;
+  // TensorFlow's CPU kernel computes (x - mean) * (rsqrt(variance +
+  // epsilon) * gamma) + beta in float; the folded factors are taken in
+  // double and rounded once, so they differ from it by float rounding only.
+  std::vector<float> scale(channels), shift(channels);
+  for (int64_t c = 0; c < channels; ++c) {
+    const double s = static_cast<double>(gamma[c]) /
+                     std::sqrt(static_cast<double>(variance[c]) + epsilon);
+    scale[c] = static_cast<float>(s);
+    shift[c] = static_cast<float>(beta[c] - mean[c] * s);
+  }
+  return std::make_pair(std::move(scale), std::move(shift));
+}
+
 std::optional<Chain> MatchChain(Node* head, const ShapeAnalysis& shapes) {
   Chain chain;
   chain.head = head;
@@ -215,7 +277,17 @@ std::optional<Chain> MatchChain(Node* head, const ShapeAnalysis& shapes) {
   }
   const bool fold_constants = chain.channels > 0 && chain.constant_bias();
   if (fold_constants && !chain.is_matmul && next != nullptr &&
-      next->type_string() == "Mul") {
+      IsFusedBatchNorm(*next)) {
+    if (auto folded = FoldableBatchNorm(*next, *cur, chain.channels)) {
+      chain.batch_norm = next;
+      chain.scale = std::move(folded->first);
+      chain.shift = std::move(folded->second);
+      cur = next;
+      next = NextInChain(*cur);
+    }
+  }
+  if (fold_constants && !chain.is_matmul && chain.batch_norm == nullptr &&
+      next != nullptr && next->type_string() == "Mul") {
     if (auto s = OtherPerChannel(*next, *cur, chain)) {
       chain.mul = next;
       chain.scale = std::move(*s);
@@ -223,7 +295,7 @@ std::optional<Chain> MatchChain(Node* head, const ShapeAnalysis& shapes) {
       next = NextInChain(*cur);
     }
   }
-  if (fold_constants && next != nullptr &&
+  if (fold_constants && chain.batch_norm == nullptr && next != nullptr &&
       (next->type_string() == "AddV2" || next->type_string() == "Add")) {
     if (auto a = OtherPerChannel(*next, *cur, chain)) {
       chain.add = next;
@@ -284,7 +356,8 @@ absl::StatusOr<tensorflow::NodeDef> ScaledFilter(const Node& filter,
 // is only a filter scaling.
 std::string FusedOp(const Chain& chain) {
   if (chain.bias_add == nullptr && chain.add == nullptr &&
-      chain.residual == nullptr && chain.activation == nullptr) {
+      chain.batch_norm == nullptr && chain.residual == nullptr &&
+      chain.activation == nullptr) {
     return chain.head->type_string();
   }
   return "_Fused" + chain.head->type_string();
@@ -356,7 +429,7 @@ class Rewriter {
 
     // The new constants' values, computed before anything changes.
     std::optional<tensorflow::NodeDef> scaled_filter;
-    if (chain.mul != nullptr) {
+    if (!chain.scale.empty()) {
       TRIB_ASSIGN_OR_RETURN(scaled_filter,
                             ScaledFilter(*chain.filter, chain.scale, device));
     }
@@ -483,12 +556,6 @@ struct BatchNormChain {
   int side_input = -1;
   Node* relu = nullptr;
 };
-
-bool IsFusedBatchNorm(const Node& n) {
-  const std::string& op = n.type_string();
-  return op == "FusedBatchNorm" || op == "FusedBatchNormV2" ||
-         op == "FusedBatchNormV3";
-}
 
 // The one data consumer of y (output 0) when nothing else reads y and the
 // node has no control successors; the statistics may have readers.
@@ -632,12 +699,14 @@ absl::StatusOr<bool> RewriteBatchNorm(Graph* g, const BatchNormChain& chain) {
 absl::StatusOr<int> Remapper::Run(Graph* g) const {
   std::vector<Node*> order;
   GetReversePostOrder(*g, &order);
-  std::vector<std::string> heads;
+  // (name, op): a fused node may take a later head's name (a batch norm
+  // folded into the convolution before it), and is no head itself.
+  std::vector<std::pair<std::string, std::string>> heads;
   for (Node* n : order) {
     const std::string& op = n->type_string();
     if (op == "Conv2D" || op == "DepthwiseConv2dNative" || op == "MatMul" ||
         IsFusedBatchNorm(*n)) {
-      heads.push_back(n->name());
+      heads.emplace_back(n->name(), op);
     }
   }
   // Shapes of the graph as given: the rewrites keep every name they leave
@@ -645,9 +714,9 @@ absl::StatusOr<int> Remapper::Run(Graph* g) const {
   const ShapeAnalysis shapes(*g);
   int rewrites = 0;
   Rewriter rewriter(g);
-  for (const std::string& name : heads) {
+  for (const auto& [name, op] : heads) {
     Node* head = g->FindNodeByName(name);
-    if (head == nullptr) continue;
+    if (head == nullptr || head->type_string() != op) continue;
     if (IsFusedBatchNorm(*head)) {
       std::optional<BatchNormChain> bn = MatchBatchNorm(head, shapes);
       if (!bn) continue;

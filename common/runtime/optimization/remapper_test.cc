@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "common/framework/tensor_testutil.h"
 #include "common/op/node_def_util.h"
 #include "common/runtime/optimization/optimization_test_util.h"
@@ -271,16 +272,25 @@ TEST(RemapperTest, LeavesAddsOfUnprovableShapeAlone) {
   }
 }
 
-std::string BatchNorm(const std::string& name, const std::string& op,
-                      bool training, const std::string& format = "NHWC") {
+// A FusedBatchNorm* of `input` whose parameters are the nodes `<p>scale`,
+// `<p>offset`, `<p>mean` and `<p>var`.
+std::string BatchNormOf(const std::string& name, const std::string& op,
+                        const std::string& input, bool training,
+                        const std::string& p = "",
+                        const std::string& format = "NHWC") {
   return absl::StrCat(
-      "node { name: '", name, "' op: '", op,
-      "' input: 'x' input: 'scale' input: 'offset' input: 'mean' input: "
-      "'var' attr { key: 'T' value { type: DT_FLOAT } } ",
+      "node { name: '", name, "' op: '", op, "' input: '", input,
+      "' input: '", p, "scale' input: '", p, "offset' input: '", p,
+      "mean' input: '", p, "var' attr { key: 'T' value { type: DT_FLOAT } } ",
       op == "FusedBatchNorm" ? "" : "attr { key: 'U' value { type: DT_FLOAT } } ",
       "attr { key: 'epsilon' value { f: 0.001 } } attr { key: 'is_training' "
       "value { b: ", training ? "true" : "false",
       " } } attr { key: 'data_format' value { s: '", format, "' } } }\n");
+}
+
+std::string BatchNorm(const std::string& name, const std::string& op,
+                      bool training, const std::string& format = "NHWC") {
+  return BatchNormOf(name, op, "x", training, "", format);
 }
 
 std::string BatchNormInputs() {
@@ -344,6 +354,130 @@ TEST(RemapperTest, LeavesBatchNormsTheKernelCannotTake) {
   for (const char* bn : {"bn1", "bn2", "bn3", "bn4"}) {
     EXPECT_EQ(OpOf(*g, bn), "FusedBatchNormV3") << bn;
   }
+}
+
+// Constant batch norm parameters `<p>scale` (gamma), `<p>offset` (beta),
+// `<p>mean`, `<p>var`, for BatchNormOf (epsilon 0.001).
+std::string BatchNormParams(const std::string& p, const std::vector<float>& gamma,
+                            const std::vector<float>& beta,
+                            const std::vector<float>& mean,
+                            const std::vector<float>& var) {
+  const int c = static_cast<int>(gamma.size());
+  return FloatConst(p + "scale", {c}, gamma) + FloatConst(p + "offset", {c}, beta) +
+         FloatConst(p + "mean", {c}, mean) + FloatConst(p + "var", {c}, var);
+}
+
+// gamma / sqrt(var + 0.001) = {1, 6}; beta - mean * that = {-0.5, -13}.
+std::string FoldableParams(const std::string& p = "") {
+  return BatchNormParams(p, {2, 3}, {0.5, -1}, {1, 2}, {3.999, 0.249});
+}
+
+// A TF1 frozen model's conv + BiasAdd + tf.nn.fused_batch_norm + Relu.
+TEST(RemapperTest, InferenceFusedBatchNormFoldsIntoTheConvolution) {
+  auto g = PlacedGraph(std::string(kInput) + FloatConst("w", {1, 1, 1, 2}, {1, 2}) +
+                       FloatConst("b", {2}, {1, 1}) + FoldableParams() +
+                       Conv("conv", "Conv2D") + Binary("bias", "BiasAdd", "conv", "b") +
+                       BatchNormOf("bn", "FusedBatchNormV3", "bias", false) +
+                       Unary("relu", "Relu", "bn") + Unary("out", "Identity", "relu"));
+  EXPECT_EQ(Remap(g.get()), 1);
+  EXPECT_EQ(OpOf(*g, "relu"), "_FusedConv2D");
+  EXPECT_THAT(FusedOps(*g, "relu"), ElementsAre("BiasAdd", "Relu"));
+  EXPECT_THAT(DataInputs(*g, "relu"),
+              ElementsAre("x", "conv/scaled_filter", "relu/fused_bias"));
+  for (const char* gone : {"conv", "bias", "bn", "w", "b", "scale", "offset",
+                           "mean", "var"}) {
+    EXPECT_EQ(OpOf(*g, gone), "<missing>") << gone;
+  }
+  test::ExpectTensorNear<float>(ConstValueOf(*g, "conv/scaled_filter"),
+                                test::AsTensor<float>({1, 12}, {1, 1, 1, 2}), 1e-5);
+  // (conv + b) * scale + shift = conv * scale + (b * scale + shift)
+  test::ExpectTensorNear<float>(ConstValueOf(*g, "relu/fused_bias"),
+                                test::AsTensor<float>({0.5, -7}), 1e-5);
+  EXPECT_THAT(DataInputs(*g, "out"), ElementsAre("relu"));
+}
+
+TEST(RemapperTest, FusedBatchNormFoldsIntoADepthwiseConvolution) {
+  // [1, 1, C=1, M=2] filter, through Identity as a frozen variable reads.
+  auto g = PlacedGraph(std::string(kInput) + FloatConst("w", {1, 1, 1, 2}, {1, 2}) +
+                       Unary("w/read", "Identity", "w") + FoldableParams() +
+                       absl::StrReplaceAll(Conv("dw", "DepthwiseConv2dNative"),
+                                           {{"input: 'w'", "input: 'w/read'"}}) +
+                       BatchNormOf("bn", "FusedBatchNorm", "dw", false) +
+                       Unary("act", "Relu6", "bn"));
+  EXPECT_EQ(Remap(g.get()), 1);
+  EXPECT_EQ(OpOf(*g, "act"), "_FusedDepthwiseConv2dNative");
+  EXPECT_THAT(FusedOps(*g, "act"), ElementsAre("BiasAdd", "Relu6"));
+  EXPECT_EQ(OpOf(*g, "bn"), "<missing>");
+  test::ExpectTensorNear<float>(ConstValueOf(*g, "dw/scaled_filter"),
+                                test::AsTensor<float>({1, 12}, {1, 1, 1, 2}), 1e-5);
+  test::ExpectTensorNear<float>(ConstValueOf(*g, "act/fused_bias"),
+                                test::AsTensor<float>({-0.5, -13}), 1e-5);
+}
+
+// No activation: the chain ends at the batch norm, whose name the fused
+// node takes; its readers and the later heads' loop see the fused node.
+TEST(RemapperTest, FusedBatchNormWithoutActivationStillFolds) {
+  auto g = PlacedGraph(std::string(kInput) + FloatConst("w", {1, 1, 1, 2}, {1, 2}) +
+                       FoldableParams() + Conv("conv", "Conv2D") +
+                       BatchNormOf("bn", "FusedBatchNormV2", "conv", false) +
+                       Unary("out", "Identity", "bn"));
+  EXPECT_EQ(Remap(g.get()), 1);
+  EXPECT_EQ(OpOf(*g, "bn"), "_FusedConv2D");
+  EXPECT_THAT(FusedOps(*g, "bn"), ElementsAre("BiasAdd"));
+  EXPECT_THAT(DataInputs(*g, "bn"),
+              ElementsAre("x", "conv/scaled_filter", "bn/fused_bias"));
+  test::ExpectTensorNear<float>(ConstValueOf(*g, "bn/fused_bias"),
+                                test::AsTensor<float>({-0.5, -13}), 1e-5);
+  EXPECT_THAT(DataInputs(*g, "out"), ElementsAre("bn"));
+}
+
+// A ResNet v1 block's end in a TF1 model: conv + batch norm + shortcut, Relu.
+TEST(RemapperTest, FusedBatchNormThenResidualAddJoinTheConvolution) {
+  auto g = PlacedGraph(Placeholder("x", {-1, 4, 4, 2}) +
+                       FloatConst("w", {1, 1, 2, 2}, {1, 0, 0, 1}) + FoldableParams() +
+                       Conv("conv", "Conv2D") +
+                       BatchNormOf("bn", "FusedBatchNormV3", "conv", false) +
+                       Binary("add", "AddV2", "bn", "x") + Unary("relu", "Relu", "add"));
+  EXPECT_EQ(Remap(g.get()), 1);
+  EXPECT_EQ(OpOf(*g, "relu"), "_FusedConv2D");
+  EXPECT_THAT(FusedOps(*g, "relu"), ElementsAre("BiasAdd", "Add", "Relu"));
+  EXPECT_THAT(DataInputs(*g, "relu"),
+              ElementsAre("x", "conv/scaled_filter", "relu/fused_bias", "x"));
+  for (const char* gone : {"conv", "bn", "add"}) {
+    EXPECT_EQ(OpOf(*g, gone), "<missing>") << gone;
+  }
+}
+
+// Batch norms that are not a fixed per-channel affine map of the
+// convolution's output, or whose other outputs someone reads, stay; so does
+// the convolution (no Relu after them: the _FusedBatchNormEx path stays out).
+TEST(RemapperTest, LeavesBatchNormsThatCannotFoldAlone) {
+  auto g = PlacedGraph(
+      std::string(kInput) + FloatConst("w", {1, 1, 1, 2}, {1, 2}) + FoldableParams() +
+      // Training: the statistics come from the batch.
+      Conv("c1", "Conv2D") + BatchNormOf("bn1", "FusedBatchNormV3", "c1", true) +
+      Unary("o1", "Identity", "bn1") +
+      // Inference with batch_mean read.
+      Conv("c2", "Conv2D") + BatchNormOf("bn2", "FusedBatchNormV3", "c2", false) +
+      Unary("o2", "Identity", "bn2") + Unary("stat", "Identity", "bn2:1") +
+      // A variance that is not a constant.
+      FloatConst("p/scale", {2}, {1, 1}) + FloatConst("p/offset", {2}, {0, 0}) +
+      FloatConst("p/mean", {2}, {0, 0}) + Placeholder("p/var", {2}) +
+      Conv("c3", "Conv2D") + BatchNormOf("bn3", "FusedBatchNormV3", "c3", false, "p/") +
+      Unary("o3", "Identity", "bn3") +
+      // An NCHW batch norm (of an NHWC convolution: the batch norm's own
+      // layout is checked).
+      Conv("c4", "Conv2D") +
+      BatchNormOf("bn4", "FusedBatchNormV3", "c4", false, "", "NCHW") +
+      Unary("o4", "Identity", "bn4"));
+  EXPECT_EQ(Remap(g.get()), 0);
+  for (const char* conv : {"c1", "c2", "c3", "c4"}) {
+    EXPECT_EQ(OpOf(*g, conv), "Conv2D") << conv;
+  }
+  for (const char* bn : {"bn1", "bn2", "bn3", "bn4"}) {
+    EXPECT_EQ(OpOf(*g, bn), "FusedBatchNormV3") << bn;
+  }
+  EXPECT_THAT(DataInputs(*g, "stat"), ElementsAre("bn2:1"));
 }
 
 }  // namespace

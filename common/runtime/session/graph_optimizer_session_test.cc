@@ -27,9 +27,9 @@ namespace tributary {
 namespace {
 
 std::string FloatConst(const std::string& name, const std::vector<int>& shape,
-                       uint32_t seed) {
+                       uint32_t seed, float lo = -1, float hi = 1) {
   std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1, 1);
+  std::uniform_real_distribution<float> dist(lo, hi);
   int64_t n = 1;
   std::string dims, vals;
   for (int d : shape) {
@@ -246,6 +246,73 @@ TEST(GraphOptimizerSessionTest, TraceNamesTheFusedOp) {
   }
   EXPECT_THAT(labels, ::testing::Contains(::testing::HasSubstr("act = _FusedConv2D(")));
   EXPECT_THAT(labels, ::testing::Not(::testing::Contains(::testing::HasSubstr("Relu("))));
+}
+
+// A TF1 frozen model's inference batch norm (tf.nn.fused_batch_norm,
+// is_training=False) of `x`, with C constant parameters and a variance in
+// [0.1, 2).
+std::string FusedBatchNorm(const std::string& name, const std::string& op,
+                           const std::string& x, int c, uint32_t seed) {
+  return FloatConst(name + "/gamma", {c}, seed) + FloatConst(name + "/beta", {c}, seed + 1) +
+         FloatConst(name + "/mean", {c}, seed + 2) +
+         FloatConst(name + "/var", {c}, seed + 3, 0.1, 2) +
+         Op(name, op,
+            {x, name + "/gamma", name + "/beta", name + "/mean", name + "/var"},
+            absl::StrCat(op == "FusedBatchNorm" ? "" : "attr { key: 'U' value { type: DT_FLOAT } } ",
+                         "attr { key: 'epsilon' value { f: 0.001 } } "
+                         "attr { key: 'is_training' value { b: false } } "
+                         "attr { key: 'data_format' value { s: 'NHWC' } } "));
+}
+
+// Conv2D + FusedBatchNormV3 + the block's input + Relu; a depthwise
+// convolution + BiasAdd + FusedBatchNorm + Relu6; a 1x1 convolution +
+// FusedBatchNormV2 with nothing after it. Each folds into its convolution
+// and computes what the unfolded graph does, to float rounding.
+TEST(GraphOptimizerSessionTest, FoldedFusedBatchNormsEqualTheUnfusedGraph) {
+  constexpr char kStride1[] =
+      "attr { key: 'strides' value { list { i: 1 i: 1 i: 1 i: 1 } } } "
+      "attr { key: 'padding' value { s: 'SAME' } } ";
+  const std::string text =
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: "
+      "DT_FLOAT } } attr { key: 'shape' value { shape { dim { size: -1 } dim { "
+      "size: 4 } dim { size: 4 } dim { size: 4 } } } } }\n" +
+      FloatConst("w1", {3, 3, 4, 4}, 1) + Op("conv1", "Conv2D", {"x", "w1"}, kStride1) +
+      FusedBatchNorm("bn1", "FusedBatchNormV3", "conv1", 4, 10) +
+      Op("add1", "AddV2", {"x", "bn1"}) + Op("relu1", "Relu", {"add1"}) +
+      FloatConst("w2", {3, 3, 4, 2}, 2) + FloatConst("b2", {8}, 3) +
+      Op("dw2", "DepthwiseConv2dNative", {"relu1", "w2"}, kConvAttrs) +
+      Op("bias2", "BiasAdd", {"dw2", "b2"}) +
+      FusedBatchNorm("bn2", "FusedBatchNorm", "bias2", 8, 20) + Op("act2", "Relu6", {"bn2"}) +
+      FloatConst("w3", {1, 1, 8, 6}, 4) + Op("conv3", "Conv2D", {"act2", "w3"}, kStride1) +
+      FusedBatchNorm("bn3", "FusedBatchNormV2", "conv3", 6, 30);
+  const Tensor image = RandomImage({2, 4, 4, 4});
+  auto [on, off] = OnAndOff(text, {{"x", image}}, "bn3:0");
+  ASSERT_EQ(on.shape(), off.shape());
+  ASSERT_EQ(on.shape(), TensorShape({2, 2, 2, 6}));
+  const auto a = on.flat<float>();
+  const auto b = off.flat<float>();
+  for (int64_t i = 0; i < a.size(); ++i) {
+    EXPECT_NEAR(a(i), b(i), 1e-5 + 1e-5 * std::abs(b(i))) << i;
+  }
+
+  // And they did fold: the trace shows the fused convolutions, no batch norm.
+  auto session = Session(text, true);
+  ASSERT_NE(session, nullptr);
+  tensorflow::RunOptions options;
+  options.set_trace_level(tensorflow::RunOptions::FULL_TRACE);
+  tensorflow::RunMetadata metadata;
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run(options, {{"x", image}}, {"bn3:0"}, {}, &out, &metadata).ok());
+  std::vector<std::string> labels;
+  for (const auto& dev : metadata.step_stats().dev_stats()) {
+    for (const auto& node : dev.node_stats()) labels.push_back(node.timeline_label());
+  }
+  for (const char* fused : {"relu1 = _FusedConv2D(", "act2 = _FusedDepthwiseConv2dNative(",
+                            "bn3 = _FusedConv2D("}) {
+    EXPECT_THAT(labels, ::testing::Contains(::testing::HasSubstr(fused)));
+  }
+  EXPECT_THAT(labels,
+              ::testing::Not(::testing::Contains(::testing::HasSubstr("FusedBatchNorm"))));
 }
 
 std::string Scalar(const std::string& name, float v) {
