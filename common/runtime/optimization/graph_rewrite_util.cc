@@ -82,14 +82,18 @@ std::vector<Node*> ControlInputs(const Node& n) {
   return sources;
 }
 
-Node* SoleConsumer(const Node& n) {
+Node* SoleConsumer(const Node& n, bool other_outputs_may_be_read) {
   Node* consumer = nullptr;
   for (const Edge* e : n.out_edges()) {
     if (e->IsControlEdge()) {
       if (e->dst()->IsSink()) continue;
       return nullptr;
     }
-    if (e->src_output() != 0 || consumer != nullptr) return nullptr;
+    if (e->src_output() != 0) {
+      if (other_outputs_may_be_read) continue;
+      return nullptr;
+    }
+    if (consumer != nullptr) return nullptr;
     consumer = e->dst();
   }
   return consumer;

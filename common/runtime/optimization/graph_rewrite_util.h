@@ -43,8 +43,10 @@ void RedirectControlOutputs(Graph* g, Node* from, Node* to);
 std::vector<Node*> ControlInputs(const Node& n);
 
 // The single data consumer of output 0 of `n`, or null when it has another
-// number of consumers or any control successor (other than SINK).
-Node* SoleConsumer(const Node& n);
+// number of consumers or any control successor (other than SINK). Readers
+// of `n`'s other outputs make it null too, unless `other_outputs_may_be_read`
+// (a batch norm whose statistics someone else reads).
+Node* SoleConsumer(const Node& n, bool other_outputs_may_be_read = false);
 
 // "CPU" for "/job:w/replica:0/task:0/device:CPU:0"; empty if unparsable.
 std::string DeviceTypeOf(const Node& n);

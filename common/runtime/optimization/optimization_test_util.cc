@@ -25,6 +25,16 @@ std::unique_ptr<Graph> PlacedGraph(const std::string& text,
   return g;
 }
 
+std::string ShapedPlaceholder(const std::string& name,
+                              const std::vector<int>& shape) {
+  std::string dims;
+  for (int d : shape) absl::StrAppend(&dims, "dim { size: ", d, " } ");
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Placeholder' attr { key: 'dtype' value { type: "
+                      "DT_FLOAT } } attr { key: 'shape' value { shape { ",
+                      dims, "} } } }\n");
+}
+
 std::string OpOf(const Graph& g, const std::string& name) {
   Node* n = g.FindNodeByName(name);
   return n == nullptr ? "<missing>" : n->type_string();

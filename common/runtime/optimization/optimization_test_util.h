@@ -23,6 +23,11 @@ std::unique_ptr<Graph> PlacedGraph(const std::string& text,
 // The op of node `name`, or "<missing>".
 std::string OpOf(const Graph& g, const std::string& name);
 
+// A float Placeholder NodeDef in text form with a shape attr (-1: a size
+// not known).
+std::string ShapedPlaceholder(const std::string& name,
+                              const std::vector<int>& shape);
+
 // Names of the data inputs of `name` ("src" or "src:1"), in order.
 std::vector<std::string> DataInputs(const Graph& g, const std::string& name);
 

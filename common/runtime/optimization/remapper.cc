@@ -557,22 +557,6 @@ struct BatchNormChain {
   Node* relu = nullptr;
 };
 
-// The one data consumer of y (output 0) when nothing else reads y and the
-// node has no control successors; the statistics may have readers.
-Node* SoleReaderOfY(const Node& bn) {
-  Node* reader = nullptr;
-  for (const Edge* e : bn.out_edges()) {
-    if (e->IsControlEdge()) {
-      if (e->dst()->IsSink()) continue;
-      return nullptr;
-    }
-    if (e->src_output() != 0) continue;
-    if (reader != nullptr) return nullptr;
-    reader = e->dst();
-  }
-  return reader;
-}
-
 std::optional<BatchNormChain> MatchBatchNorm(Node* bn,
                                              const ShapeAnalysis& shapes) {
   BatchNormChain chain;
@@ -591,7 +575,7 @@ std::optional<BatchNormChain> MatchBatchNorm(Node* bn,
       if (!e->IsControlEdge() && e->src_output() != 0) return {};
     }
   }
-  Node* next = SoleReaderOfY(*bn);
+  Node* next = SoleConsumer(*bn, /*other_outputs_may_be_read=*/true);
   if (next == nullptr ||
       next->assigned_device_name() != bn->assigned_device_name() ||
       !IsFloat(*next)) {

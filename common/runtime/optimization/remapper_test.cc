@@ -22,6 +22,7 @@ using optimization_test::ConstValueOf;
 using optimization_test::DataInputs;
 using optimization_test::OpOf;
 using optimization_test::PlacedGraph;
+using optimization_test::ShapedPlaceholder;
 using ::testing::ElementsAre;
 
 std::string FloatConst(const std::string& name, const std::vector<int>& shape,
@@ -61,16 +62,6 @@ std::string Conv(const std::string& name, const std::string& op,
 constexpr char kInput[] =
     "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: "
     "DT_FLOAT } } }\n";
-
-// A float Placeholder with a shape attr (-1: unknown size).
-std::string Placeholder(const std::string& name, const std::vector<int>& shape) {
-  std::string dims;
-  for (int d : shape) absl::StrAppend(&dims, "dim { size: ", d, " } ");
-  return absl::StrCat("node { name: '", name,
-                      "' op: 'Placeholder' attr { key: 'dtype' value { type: "
-                      "DT_FLOAT } } attr { key: 'shape' value { shape { ",
-                      dims, "} } } }\n");
-}
 
 int Remap(Graph* g) {
   absl::StatusOr<int> n = Remapper().Run(g);
@@ -191,7 +182,7 @@ TEST(RemapperTest, AnActivationAloneGetsAZeroBias) {
 
 // A ResNet identity block's end: conv + bias, plus the block's input, Relu.
 TEST(RemapperTest, ResidualAddJoinsTheConvolution) {
-  auto g = PlacedGraph(Placeholder("x", {-1, 4, 4, 2}) +
+  auto g = PlacedGraph(ShapedPlaceholder("x", {-1, 4, 4, 2}) +
                        FloatConst("w", {1, 1, 2, 2}, {1, 0, 0, 1}) +
                        FloatConst("b", {2}, {1, 2}) + Conv("conv", "Conv2D") +
                        Binary("bias", "BiasAdd", "conv", "b") +
@@ -211,7 +202,7 @@ TEST(RemapperTest, ResidualAddJoinsTheConvolution) {
 // front of the Add: fused_ops [BiasAdd, Add] with the folded bias.
 TEST(RemapperTest, ResidualAddOnEitherSideAfterFoldedBatchNorm) {
   auto g = PlacedGraph(
-      Placeholder("x", {1, 3, 3, 1}) + Placeholder("shortcut", {1, 3, 3, 2}) +
+      ShapedPlaceholder("x", {1, 3, 3, 1}) + ShapedPlaceholder("shortcut", {1, 3, 3, 2}) +
       FloatConst("w", {1, 1, 1, 2}, {1, 1}) + FloatConst("s", {2}, {2, 3}) +
       FloatConst("a", {2}, {5, 6}) + Conv("conv", "Conv2D") +
       Binary("mul", "Mul", "conv", "s") + Binary("shift", "AddV2", "mul", "a") +
@@ -230,7 +221,7 @@ TEST(RemapperTest, ResidualAddOnEitherSideAfterFoldedBatchNorm) {
 // the Add (and the Relu) with the other's result as its side input.
 TEST(RemapperTest, ProjectionShortcutFusesBothBranches) {
   auto g = PlacedGraph(
-      Placeholder("x", {-1, 4, 4, 2}) + FloatConst("w", {1, 1, 2, 2}, {1, 0, 0, 1}) +
+      ShapedPlaceholder("x", {-1, 4, 4, 2}) + FloatConst("w", {1, 1, 2, 2}, {1, 0, 0, 1}) +
       FloatConst("b", {2}, {1, 2}) + Conv("main", "Conv2D") +
       Binary("main_bias", "BiasAdd", "main", "b") + Conv("proj", "Conv2D") +
       Binary("proj_bias", "BiasAdd", "proj", "b") +
@@ -249,8 +240,8 @@ TEST(RemapperTest, ProjectionShortcutFusesBothBranches) {
 // stay: the chain ends before them.
 TEST(RemapperTest, LeavesAddsOfUnprovableShapeAlone) {
   auto g = PlacedGraph(
-      Placeholder("x", {-1, 4, 4, 2}) + Placeholder("other", {-1, 4, 4, 2}) +
-      Placeholder("row", {2}) + Placeholder("small", {1, 4, 4, 2}) +
+      ShapedPlaceholder("x", {-1, 4, 4, 2}) + ShapedPlaceholder("other", {-1, 4, 4, 2}) +
+      ShapedPlaceholder("row", {2}) + ShapedPlaceholder("small", {1, 4, 4, 2}) +
       std::string(
           "node { name: 'free' op: 'Placeholder' attr { key: 'dtype' value "
           "{ type: DT_FLOAT } } }\n") +
@@ -294,7 +285,7 @@ std::string BatchNorm(const std::string& name, const std::string& op,
 }
 
 std::string BatchNormInputs() {
-  return Placeholder("x", {-1, 4, 4, 2}) + FloatConst("scale", {2}, {1, 2}) +
+  return ShapedPlaceholder("x", {-1, 4, 4, 2}) + FloatConst("scale", {2}, {1, 2}) +
          FloatConst("offset", {2}, {0, 1}) + FloatConst("mean", {2}, {0, 0}) +
          FloatConst("var", {2}, {1, 1});
 }
@@ -339,7 +330,7 @@ TEST(RemapperTest, BatchNormSideInputReluBecomesFusedBatchNormEx) {
 
 TEST(RemapperTest, LeavesBatchNormsTheKernelCannotTake) {
   auto g = PlacedGraph(
-      BatchNormInputs() + Placeholder("other", {-1, 4, 4, 2}) +
+      BatchNormInputs() + ShapedPlaceholder("other", {-1, 4, 4, 2}) +
       // Training with its statistics read (a moving-average update).
       BatchNorm("bn1", "FusedBatchNormV3", true) + Unary("r1", "Relu", "bn1") +
       Unary("stat", "Identity", "bn1:1") +
@@ -433,7 +424,7 @@ TEST(RemapperTest, FusedBatchNormWithoutActivationStillFolds) {
 
 // A ResNet v1 block's end in a TF1 model: conv + batch norm + shortcut, Relu.
 TEST(RemapperTest, FusedBatchNormThenResidualAddJoinTheConvolution) {
-  auto g = PlacedGraph(Placeholder("x", {-1, 4, 4, 2}) +
+  auto g = PlacedGraph(ShapedPlaceholder("x", {-1, 4, 4, 2}) +
                        FloatConst("w", {1, 1, 2, 2}, {1, 0, 0, 1}) + FoldableParams() +
                        Conv("conv", "Conv2D") +
                        BatchNormOf("bn", "FusedBatchNormV3", "conv", false) +
@@ -462,7 +453,7 @@ TEST(RemapperTest, LeavesBatchNormsThatCannotFoldAlone) {
       Unary("o2", "Identity", "bn2") + Unary("stat", "Identity", "bn2:1") +
       // A variance that is not a constant.
       FloatConst("p/scale", {2}, {1, 1}) + FloatConst("p/offset", {2}, {0, 0}) +
-      FloatConst("p/mean", {2}, {0, 0}) + Placeholder("p/var", {2}) +
+      FloatConst("p/mean", {2}, {0, 0}) + ShapedPlaceholder("p/var", {2}) +
       Conv("c3", "Conv2D") + BatchNormOf("bn3", "FusedBatchNormV3", "c3", false, "p/") +
       Unary("o3", "Identity", "bn3") +
       // An NCHW batch norm (of an NHWC convolution: the batch norm's own

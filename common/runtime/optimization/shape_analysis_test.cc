@@ -15,15 +15,7 @@ namespace tributary {
 namespace {
 
 using optimization_test::PlacedGraph;
-
-std::string Placeholder(const std::string& name, const std::vector<int>& shape) {
-  std::string dims;
-  for (int d : shape) absl::StrAppend(&dims, "dim { size: ", d, " } ");
-  return absl::StrCat("node { name: '", name,
-                      "' op: 'Placeholder' attr { key: 'dtype' value { type: "
-                      "DT_FLOAT } } attr { key: 'shape' value { shape { ",
-                      dims, "} } } }\n");
-}
+using optimization_test::ShapedPlaceholder;
 
 std::string Filter(const std::string& name, const std::vector<int>& shape) {
   std::string dims;
@@ -64,7 +56,7 @@ std::string Dims(const ShapeAnalysis& s, const std::string& node) {
 
 TEST(ShapeAnalysisTest, KnownSizesThroughConvolutionsAndPads) {
   auto g = PlacedGraph(
-      Placeholder("x", {2, 9, 9, 3}) + Filter("w3", {3, 3, 3, 8}) +
+      ShapedPlaceholder("x", {2, 9, 9, 3}) + Filter("w3", {3, 3, 3, 8}) +
       Filter("w1", {1, 1, 3, 8}) + Conv("same", "x", "w3", 2, "SAME") +
       Conv("valid", "x", "w1", 2, "VALID") + Conv("shrink", "x", "w3", 1, "VALID") +
       "node { name: 'pads' op: 'Const' attr { key: 'dtype' value { type: "
@@ -87,7 +79,7 @@ TEST(ShapeAnalysisTest, UnknownDimensionsAreSymbols) {
   // Unknown batch and spatial sizes: a SAME stride-2 3x3 and a VALID
   // stride-2 1x1 both give ceil(H / 2); a VALID 3x3 gives something else.
   auto g = PlacedGraph(
-      Placeholder("x", {-1, -1, -1, 3}) + Placeholder("y", {-1, -1, -1, 3}) +
+      ShapedPlaceholder("x", {-1, -1, -1, 3}) + ShapedPlaceholder("y", {-1, -1, -1, 3}) +
       Filter("w3", {3, 3, 3, 8}) + Filter("w1", {1, 1, 3, 8}) +
       Conv("same", "x", "w3", 2, "SAME") + Conv("valid", "x", "w1", 2, "VALID") +
       Conv("twice", "same", "w1", 1, "SAME") +
@@ -106,8 +98,8 @@ TEST(ShapeAnalysisTest, UnknownDimensionsAreSymbols) {
 
 TEST(ShapeAnalysisTest, BroadcastsAndUnknownOps) {
   auto g = PlacedGraph(
-      Placeholder("x", {-1, 4, 4, 3}) + Placeholder("c", {3}) +
-      Placeholder("any", {}) +
+      ShapedPlaceholder("x", {-1, 4, 4, 3}) + ShapedPlaceholder("c", {3}) +
+      ShapedPlaceholder("any", {}) +
       "node { name: 'free' op: 'Placeholder' attr { key: 'dtype' value { "
       "type: DT_FLOAT } } }\n" +
       Binary("bcast", "Mul", "x", "c") + Binary("scalar", "AddV2", "any", "x") +
