@@ -54,6 +54,14 @@ REGISTER_OP("StopGradient")
     .Output("output: T")
     .Attr("T: type");
 
+// The same bytes read as another type: equal sizes keep the shape, a
+// smaller output type adds a last dimension, a larger one removes it.
+REGISTER_OP("Bitcast")
+    .Input("input: T")
+    .Output("output: type")
+    .Attr("T: {bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32}")
+    .Attr("type: {bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32}");
+
 // --- Shape queries -----------------------------------------------------------
 
 REGISTER_OP("Shape")

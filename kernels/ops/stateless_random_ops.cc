@@ -50,6 +50,15 @@ REGISTER_OP("StatelessRandomUniformInt")
     .Attr("T: {int32, int64}")
     .Attr("Tseed: {int32, int64} = DT_INT64");
 
+// Every value of dtype equally likely.
+REGISTER_OP("StatelessRandomUniformFullInt")
+    .Input("shape: T")
+    .Input("seed: Tseed")
+    .Output("output: dtype")
+    .Attr("dtype: {int32, int64, uint32, uint64} = DT_UINT64")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .Attr("Tseed: {int32, int64, uint32, uint64} = DT_INT64");
+
 // ---- V2: the stream as key/counter/alg inputs ---------------------------
 
 // The V1 seed's stream as V2 key and counter (Philox's, on every device we
@@ -59,6 +68,21 @@ REGISTER_OP("StatelessRandomGetKeyCounter")
     .Output("key: uint64")
     .Output("counter: uint64")
     .Attr("Tseed: {int32, int64} = DT_INT64");
+
+// The V1 seed's stream and the algorithm that draws it (Philox on CPU), as
+// the V2 ops' key, counter and alg inputs.
+REGISTER_OP("StatelessRandomGetKeyCounterAlg")
+    .Input("seed: Tseed")
+    .Output("key: uint64")
+    .Output("counter: uint64")
+    .Output("alg: int32")
+    .Attr("Tseed: {int32, int64} = DT_INT64");
+
+// The algorithm the device picks for auto-select (Philox on CPU). Stateful
+// in TensorFlow's registry, so it is never folded into a constant.
+REGISTER_OP("StatelessRandomGetAlg")
+    .Output("alg: int32")
+    .SetIsStateful();
 
 REGISTER_OP("StatelessRandomUniformV2")
     .Input("shape: Tshape")
@@ -108,5 +132,15 @@ REGISTER_OP("StatelessRandomUniformFullIntV2")
     .Output("output: dtype")
     .Attr("dtype: {int32, int64, uint32, uint64} = DT_UINT64")
     .Attr("Tshape: {int32, int64} = DT_INT32");
+
+// The rows (dimension 0) of value in an order that is a function of
+// (key, counter, alg) alone.
+REGISTER_OP("StatelessShuffle")
+    .Input("value: T")
+    .Input("key: uint64")
+    .Input("counter: uint64")
+    .Input("alg: int32")
+    .Output("output: T")
+    .Attr("T: type");
 
 }  // namespace tributary

@@ -1,14 +1,16 @@
 // CPU kernels of TensorFlow's V1 stateless random ops: StatelessRandomUniform,
 // StatelessRandomNormal, StatelessTruncatedNormal (half, bfloat16, float,
-// double) and StatelessRandomUniformInt (int32, int64); and
-// StatelessRandomGetKeyCounter, the same seed-to-stream step for the V2 ops
-// (stateless_random_ops_v2.cc).
+// double), StatelessRandomUniformInt (int32, int64) and
+// StatelessRandomUniformFullInt (int32, int64, uint32, uint64); and
+// StatelessRandomGetKeyCounter{,Alg}, the same seed-to-stream step for the V2
+// ops (stateless_random_ops_v2.cc), and StatelessRandomGetAlg (Philox, 1).
 //
 // A stateless op is a pure function of (shape, seed): the seed input (shape
 // [2], int32 or int64) gives the Philox stream (stateless_seed.h) and the same
 // group-wise fill as the stateful ops writes the output, so the same seed gives
 // TensorFlow's bits on every call. Checks and their order follow TensorFlow:
-// shape, then seed shape, then (for a non-empty output only) minval/maxval.
+// shape, then seed shape, then (for a non-empty output only) the seed's type
+// (int32 or int64, else "Invalid seed type") and minval/maxval.
 
 #include <cstdint>
 
@@ -27,12 +29,38 @@ namespace {
 using random::FillPhiloxRandom;
 using random::PhiloxRandom;
 
+constexpr int32_t kAlgPhilox = 1;  // TensorFlow's RNG_ALG_PHILOX
+
 template <typename S>
 PhiloxRandom PhiloxFromSeedTensor(const Tensor& seed) {
   const auto v = seed.flat<S>();
   // int32 seeds sign-extend, as TensorFlow's conversion to uint64 does.
   return random::StatelessPhiloxFromSeed(static_cast<uint64_t>(v(0)),
                                          static_cast<uint64_t>(v(1)));
+}
+
+// The stream of a [2] seed; TensorFlow's kernels take int32 and int64 seeds
+// only (StatelessRandomUniformFullInt's signature allows uint32/uint64 too).
+absl::Status PhiloxFromSeed(const Tensor& seed, PhiloxRandom* gen) {
+  switch (seed.dtype()) {
+    case DT_INT32:
+      *gen = PhiloxFromSeedTensor<int32_t>(seed);
+      return absl::OkStatus();
+    case DT_INT64:
+      *gen = PhiloxFromSeedTensor<int64_t>(seed);
+      return absl::OkStatus();
+    default:
+      return errors::InvalidArgument("Invalid seed type: ",
+                                     DataTypeString(seed.dtype()));
+  }
+}
+
+absl::Status CheckSeedShape(const Tensor& seed) {
+  if (seed.dims() != 1 || seed.dim_size(0) != 2) {
+    return errors::InvalidArgument("seed must have shape [2], not ",
+                                   seed.shape().DebugString());
+  }
+  return absl::OkStatus();
 }
 
 // Allocates the output of shape input 0 and derives the stream from seed
@@ -45,17 +73,13 @@ absl::Status PrepareStateless(OpKernelContext* context, Tensor** out,
       array_ops::MakeShapeFromShapeTensor(context->input(0), &shape);
   if (!s.ok()) return s;
   const Tensor& seed = context->input(1);
-  if (seed.dims() != 1 || seed.dim_size(0) != 2) {
-    return errors::InvalidArgument("seed must have shape [2], not ",
-                                   seed.shape().DebugString());
-  }
+  s = CheckSeedShape(seed);
+  if (!s.ok()) return s;
   s = context->allocate_output(0, shape, out);
   if (!s.ok()) return s;
   *empty = shape.num_elements() == 0;
   if (*empty) return absl::OkStatus();
-  *gen = seed.dtype() == DT_INT32 ? PhiloxFromSeedTensor<int32_t>(seed)
-                                  : PhiloxFromSeedTensor<int64_t>(seed);
-  return absl::OkStatus();
+  return PhiloxFromSeed(seed, gen);
 }
 
 template <class Distribution>
@@ -106,18 +130,17 @@ class StatelessRandomUniformIntOp : public OpKernel {
 
 // StatelessRandomGetKeyCounter: the V1 stream of `seed` as the V2 ops' key
 // (uint64[1]) and counter (uint64[2]); Philox is the CPU's algorithm.
+// StatelessRandomGetKeyCounterAlg also outputs that algorithm's id (1).
+template <bool kWithAlg>
 class StatelessRandomGetKeyCounterOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
 
   void Compute(OpKernelContext* context) override {
     const Tensor& seed = context->input(0);
-    OP_REQUIRES(context, seed.dims() == 1 && seed.dim_size(0) == 2,
-                errors::InvalidArgument("seed must have shape [2], not ",
-                                        seed.shape().DebugString()));
-    const PhiloxRandom gen = seed.dtype() == DT_INT32
-                                 ? PhiloxFromSeedTensor<int32_t>(seed)
-                                 : PhiloxFromSeedTensor<int64_t>(seed);
+    OP_REQUIRES_OK(context, CheckSeedShape(seed));
+    PhiloxRandom gen;
+    OP_REQUIRES_OK(context, PhiloxFromSeed(seed, &gen));
     Tensor* key = nullptr;
     Tensor* counter = nullptr;
     OP_REQUIRES_OK(context,
@@ -129,12 +152,39 @@ class StatelessRandomGetKeyCounterOp : public OpKernel {
         random::JoinWords(gen.counter()[0], gen.counter()[1]);
     counter->flat<uint64_t>()(1) =
         random::JoinWords(gen.counter()[2], gen.counter()[3]);
+    if (kWithAlg) {
+      Tensor* alg = nullptr;
+      OP_REQUIRES_OK(context, context->allocate_output(2, TensorShape({}), &alg));
+      alg->scalar<int32_t>()() = kAlgPhilox;
+    }
+  }
+};
+
+// StatelessRandomGetAlg: the algorithm auto-select means here (Philox).
+class StatelessRandomGetAlgOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* context) override {
+    Tensor* alg = nullptr;
+    OP_REQUIRES_OK(context, context->allocate_output(0, TensorShape({}), &alg));
+    alg->scalar<int32_t>()() = kAlgPhilox;
   }
 };
 
 REGISTER_KERNEL_BUILDER(
     Name("StatelessRandomGetKeyCounter").Device(DEVICE_CPU).HostMemory("seed"),
-    StatelessRandomGetKeyCounterOp);
+    StatelessRandomGetKeyCounterOp<false>);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomGetKeyCounterAlg")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("seed")
+                            .HostMemory("key")
+                            .HostMemory("counter")
+                            .HostMemory("alg"),
+                        StatelessRandomGetKeyCounterOp<true>);
+REGISTER_KERNEL_BUILDER(
+    Name("StatelessRandomGetAlg").Device(DEVICE_CPU).HostMemory("alg"),
+    StatelessRandomGetAlgOp);
 
 // shape and seed (and the int op's bounds) are read on the host.
 #define TRIB_REGISTER_STATELESS_FLOAT(TYPE)                          \
@@ -176,6 +226,20 @@ TRIB_REGISTER_STATELESS_FLOAT(double);
 TRIB_REGISTER_STATELESS_INT(int32_t);
 TRIB_REGISTER_STATELESS_INT(int64_t);
 #undef TRIB_REGISTER_STATELESS_INT
+
+#define TRIB_REGISTER_STATELESS_FULL_INT(TYPE)                \
+  REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniformFullInt") \
+                              .Device(DEVICE_CPU)             \
+                              .HostMemory("shape")            \
+                              .HostMemory("seed")             \
+                              .TypeConstraint<TYPE>("dtype"), \
+                          StatelessRandomOp<random::UniformFullInt<TYPE>>)
+
+TRIB_REGISTER_STATELESS_FULL_INT(int32_t);
+TRIB_REGISTER_STATELESS_FULL_INT(int64_t);
+TRIB_REGISTER_STATELESS_FULL_INT(uint32_t);
+TRIB_REGISTER_STATELESS_FULL_INT(uint64_t);
+#undef TRIB_REGISTER_STATELESS_FULL_INT
 
 }  // namespace
 }  // namespace tributary

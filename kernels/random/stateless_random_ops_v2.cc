@@ -1,6 +1,7 @@
 // CPU kernels of TensorFlow's V2 stateless random ops:
 // StatelessRandomUniformV2, StatelessRandomNormalV2, StatelessTruncatedNormalV2
-// (half, bfloat16, float, double).
+// (half, bfloat16, float, double), the integer ones, and StatelessShuffle
+// (any dtype).
 //
 // The stream comes as inputs key (uint64[1]), counter (uint64[>=2]) and alg
 // (int32 scalar): the CPU runs Philox (alg 1), auto-select (3) picks Philox,
@@ -16,6 +17,7 @@
 #include "kernels/array/array_util.h"
 #include "kernels/random/distributions.h"
 #include "kernels/random/fill_philox.h"
+#include "kernels/random/shuffle_rows.h"
 #include "kernels/random/stateless_seed.h"
 
 namespace tributary {
@@ -115,6 +117,27 @@ class StatelessRandomUniformIntV2Op : public OpKernel {
                              out->NumElements(), random::UniformInt<T>(lo, hi));
   }
 };
+
+// StatelessShuffle: value's rows shuffled by the stream of inputs 1-3
+// (shuffle_rows.h), the same permutation TensorFlow gives.
+class StatelessShuffleOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* context) override {
+    PhiloxRandom gen;
+    OP_REQUIRES_OK(context, PhiloxFromInputs(context, &gen));
+    random::ShuffleRows(context, context->input(0), gen);
+  }
+};
+
+REGISTER_KERNEL_BUILDER(Name("StatelessShuffle")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("key")
+                            .HostMemory("counter")
+                            .HostMemory("alg")
+                            .TypeConstraint("T", array_ops::kAllTypes),
+                        StatelessShuffleOp);
 
 #define TRIB_REGISTER_STATELESS_V2_DIST(NAME, DIST, TYPE)     \
   REGISTER_KERNEL_BUILDER(Name(NAME)                          \
