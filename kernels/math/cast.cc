@@ -1,5 +1,5 @@
-// Cast between float, double, half, bfloat16, the integer types TensorFlow
-// feeds models (int8/16/32/64, uint8/16) and bool, with C++ conversion
+// Cast between float, double, half, bfloat16, the integer types (int8/16/32/64,
+// uint8/16/32/64; tf.random.Generator casts its deltas to uint64) and bool, with C++ conversion
 // semantics as TensorFlow's Eigen cast: float -> int truncates toward zero,
 // x -> bool is x != 0, float -> half/bfloat16 rounds to nearest even.
 #include <functional>
@@ -35,6 +35,8 @@ CastFn CastFrom(DataType dst) {
     case DT_UINT8: return &CastImpl<Src, uint8_t>;
     case DT_INT16: return &CastImpl<Src, int16_t>;
     case DT_UINT16: return &CastImpl<Src, uint16_t>;
+    case DT_UINT32: return &CastImpl<Src, uint32_t>;
+    case DT_UINT64: return &CastImpl<Src, uint64_t>;
     default: return nullptr;
   }
 }
@@ -52,6 +54,8 @@ CastFn GetCastFn(DataType src, DataType dst) {
     case DT_UINT8: return CastFrom<uint8_t>(dst);
     case DT_INT16: return CastFrom<int16_t>(dst);
     case DT_UINT16: return CastFrom<uint16_t>(dst);
+    case DT_UINT32: return CastFrom<uint32_t>(dst);
+    case DT_UINT64: return CastFrom<uint64_t>(dst);
     default: return nullptr;
   }
 }
@@ -90,8 +94,8 @@ class CastOp : public OpKernel {
 };
 
 constexpr DataType kCastTypes[] = {
-    DT_FLOAT, DT_DOUBLE, DT_HALF,  DT_BFLOAT16, DT_INT32, DT_INT64,
-    DT_BOOL,  DT_INT8,   DT_UINT8, DT_INT16,    DT_UINT16};
+    DT_FLOAT, DT_DOUBLE, DT_HALF,  DT_BFLOAT16, DT_INT32,  DT_INT64, DT_BOOL,
+    DT_INT8,  DT_UINT8,  DT_INT16, DT_UINT16,   DT_UINT32, DT_UINT64};
 REGISTER_KERNEL_BUILDER(Name("Cast")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("SrcT", kCastTypes)

@@ -240,6 +240,25 @@ cases.add("Cast_truncate_attr", lambda a: raw.Cast(x=a, DstT=tf.int32, Truncate=
           [np.array([1.7, -1.7], np.float32)])
 cases.add("Cast_empty", lambda a: raw.Cast(x=a, DstT=tf.float64),
           [np.zeros((0, 2), np.int32)])
+# uint32/uint64 (tf.random.Generator casts its skip deltas to uint64): to and
+# from the signed ints (wrapping as C++ does), floats (non-negative: a negative
+# float to an unsigned int is undefined in C++) and bool.
+UNSIGNED_SOURCES = {
+    np.int32: np.array([0, 1, -1, 7, -100, 2**31 - 1], np.int32),
+    np.int64: np.array([0, 1, -1, 2**40 + 3, -(2**62), 2**63 - 1], np.int64),
+    np.float32: np.array([0.0, 1.5, 2.9, 1e9, 4e9, 0.1], np.float32),
+    np.float64: np.array([0.0, 1.5, 2.9, 1e18, 4e9, 0.1], np.float64),
+    np.bool_: np.array([True, False, True, True, False, False]),
+}
+for wide in (np.uint32, np.uint64):
+    for src, x in UNSIGNED_SOURCES.items():
+        cases.add(f"Cast_{dname(src)}_to_{dname(wide)}",
+                  lambda a, dst=wide: raw.Cast(x=a, DstT=tf.as_dtype(dst)), [x])
+    x = np.array([0, 1, 7, 2**32 - 1, 123456789, 2**31], wide)
+    for dst in (np.int32, np.int64, np.float32, np.float64, np.bool_, np.uint32, np.uint64):
+        if dst != wide:
+            cases.add(f"Cast_{dname(wide)}_to_{dname(dst)}",
+                      lambda a, dst=dst: raw.Cast(x=a, DstT=tf.as_dtype(dst)), [x])
 
 # ---- Select / SelectV2 ------------------------------------------------------
 for dtype in NUMBERS + [np.bool_]:
