@@ -76,4 +76,15 @@ REGISTER_OP("Multinomial")
         "uint16, half, uint32, uint64}")
     .Attr("output_dtype: {int32, int64} = DT_INT64");
 
+// Gamma(alpha, 1) samples: output shape is shape + alpha.shape.
+REGISTER_OP("RandomGamma")
+    .SetIsStateful()
+    .Input("shape: S")
+    .Input("alpha: T")
+    .Output("output: T")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("S: {int32, int64}")
+    .Attr("T: {half, float, double}");
+
 }  // namespace tributary

@@ -59,6 +59,16 @@ REGISTER_OP("StatelessRandomUniformFullInt")
     .Attr("T: {int32, int64} = DT_INT32")
     .Attr("Tseed: {int32, int64, uint32, uint64} = DT_INT64");
 
+// Gamma(alpha, 1) samples of the given shape, which ends with alpha's shape.
+REGISTER_OP("StatelessRandomGammaV2")
+    .Input("shape: T")
+    .Input("seed: Tseed")
+    .Input("alpha: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: {half, float, double}")
+    .Attr("T: {int32, int64}")
+    .Attr("Tseed: {int32, int64} = DT_INT64");
+
 // ---- V2: the stream as key/counter/alg inputs ---------------------------
 
 // The V1 seed's stream as V2 key and counter (Philox's, on every device we
@@ -142,5 +152,16 @@ REGISTER_OP("StatelessShuffle")
     .Input("alg: int32")
     .Output("output: T")
     .Attr("T: type");
+
+// StatelessRandomGammaV2 with the stream as key/counter/alg.
+REGISTER_OP("StatelessRandomGammaV3")
+    .Input("shape: shape_dtype")
+    .Input("key: uint64")
+    .Input("counter: uint64")
+    .Input("alg: int32")
+    .Input("alpha: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: {half, float, double}")
+    .Attr("shape_dtype: {int32, int64} = DT_INT32");
 
 }  // namespace tributary

@@ -17,6 +17,7 @@
 #include "kernels/array/array_util.h"
 #include "kernels/random/distributions.h"
 #include "kernels/random/fill_philox.h"
+#include "kernels/random/key_counter_alg.h"
 #include "kernels/random/shuffle_rows.h"
 #include "kernels/random/stateless_seed.h"
 
@@ -25,40 +26,7 @@ namespace {
 
 using random::PhiloxRandom;
 
-// TensorFlow's algorithm ids (rng_alg.h).
-constexpr int kAlgPhilox = 1;
-constexpr int kAlgAutoSelect = 3;
-constexpr int kPhiloxCounterSize = 2;  // uint64 words
-
-// Reads inputs key, counter and alg (indices 1-3) into a Philox stream.
-absl::Status PhiloxFromInputs(OpKernelContext* context, PhiloxRandom* gen) {
-  const Tensor& key = context->input(1);
-  const Tensor& counter = context->input(2);
-  const Tensor& alg_t = context->input(3);
-  if (alg_t.dims() != 0) {
-    return errors::InvalidArgument("input 3 (0-based) must have shape [], not ",
-                                   alg_t.shape().DebugString());
-  }
-  int alg = alg_t.scalar<int32_t>()();
-  if (alg == kAlgAutoSelect) alg = kAlgPhilox;
-  if (key.dims() != 1 || key.dim_size(0) != 1) {
-    return errors::InvalidArgument(
-        "key must have shape [1], not ", key.shape().DebugString(),
-        ". (Note that batched keys are not supported yet.)");
-  }
-  if (alg != kAlgPhilox) {
-    return errors::InvalidArgument("Unsupported algorithm id: ", alg);
-  }
-  if (counter.dims() != 1 || counter.dim_size(0) < kPhiloxCounterSize) {
-    return errors::InvalidArgument(
-        "counter must be a vector with length at least ", kPhiloxCounterSize,
-        "; got shape: ", counter.shape().DebugString(),
-        ". (Note that batched counters are not supported yet.)");
-  }
-  const auto c = counter.flat<uint64_t>();
-  *gen = random::PhiloxFromKeyCounter(key.flat<uint64_t>()(0), c(0), c(1));
-  return absl::OkStatus();
-}
+using random::PhiloxFromInputs;
 
 // The shape (input 0) and stream checks every V2 kernel starts with.
 absl::Status ShapeAndStream(OpKernelContext* context, TensorShape* shape,
