@@ -5,6 +5,48 @@
 #include "kernels/math/cwise_ops.h"
 
 namespace tributary {
+namespace functor {
+
+// Ndtri and Erfinv outside their domains ([0, 1] and [-1, 1]) are NaN, as
+// in TensorFlow (Eigen 3.4's ndtri returns infinities there).
+template <typename T, bool kErfinv>
+struct DomainCheckedNdtri {
+  T operator()(const T& x) const {
+    const T lo = kErfinv ? T(-1) : T(0);
+    if (x < lo || x > T(1)) return Eigen::NumTraits<T>::quiet_NaN();
+    return kErfinv ? ErfinvF<T>()(x) : Eigen::numext::ndtri(x);
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const {
+    using namespace Eigen::internal;  // NOLINT
+    const Packet lo = pset1<Packet>(kErfinv ? T(-1) : T(0));
+    const Packet out = por(pcmp_lt(x, lo), pcmp_lt(pset1<Packet>(T(1)), x));
+    const Packet y =
+        kErfinv ? ErfinvF<T>().packetOp(x) : pndtri<Packet>(x);
+    return pselect(out, pset1<Packet>(Eigen::NumTraits<T>::quiet_NaN()), y);
+  }
+};
+template <typename T>
+struct ndtri_checked : Spec<T, DomainCheckedNdtri<T, false>> {};
+template <typename T>
+struct erfinv_checked : Spec<T, DomainCheckedNdtri<T, true>> {};
+
+}  // namespace functor
+}  // namespace tributary
+
+namespace Eigen {
+namespace internal {
+template <typename T, bool E>
+struct functor_traits<tributary::functor::DomainCheckedNdtri<T, E>> {
+  enum {
+    Cost = functor_traits<scalar_ndtri_op<T>>::Cost + 2 * NumTraits<T>::AddCost,
+    PacketAccess = packet_traits<T>::HasNdtri && packet_traits<T>::HasCmp
+  };
+};
+}  // namespace internal
+}  // namespace Eigen
+
+namespace tributary {
 
 #define REGISTER_TRIG(T)                           \
   TRIB_REGISTER_CWISE("Round", UnaryOp, round, T); \
@@ -32,8 +74,8 @@ TRIB_REGISTER_CWISE("Round", UnaryOp, round, int64_t);
   TRIB_REGISTER_CWISE("Rint", UnaryOp, rint, T);       \
   TRIB_REGISTER_CWISE("Lgamma", UnaryOp, lgamma, T);   \
   TRIB_REGISTER_CWISE("Digamma", UnaryOp, digamma, T); \
-  TRIB_REGISTER_CWISE("Erfinv", UnaryOp, erfinv, T);   \
-  TRIB_REGISTER_CWISE("Ndtri", UnaryOp, ndtri, T);
+  TRIB_REGISTER_CWISE("Erfinv", UnaryOp, erfinv_checked, T); \
+  TRIB_REGISTER_CWISE("Ndtri", UnaryOp, ndtri_checked, T);
 
 REGISTER_SPECIAL(float)
 REGISTER_SPECIAL(double)

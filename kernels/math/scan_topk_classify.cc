@@ -148,15 +148,17 @@ struct ProdReducer {
   static T Combine(const T& acc, const T& x) { return acc * x; }
 };
 // log(exp(acc) + exp(x)) as TensorFlow's LogSumExp reducer computes it:
-// max + log1p(exp(min - max)), from -inf (so +inf with +inf gives NaN, as
-// there).
+// max + log1p(exp(min - max)) from -inf, but max itself when max is below
+// the lowest finite value (so -inf with -inf stays -inf, while +inf with
+// +inf gives NaN, as there).
 template <typename T>
 struct LogSumExpReducer {
   static T Identity() { return -Eigen::NumTraits<T>::infinity(); }
   static T Combine(const T& acc, const T& x) {
     const T mi = Eigen::numext::mini(acc, x);
     const T ma = Eigen::numext::maxi(acc, x);
-    return T(ma + Eigen::numext::log1p(Eigen::numext::exp(T(mi - ma))));
+    if (ma < Eigen::NumTraits<T>::lowest()) return ma;
+    return T(Eigen::numext::log1p(Eigen::numext::exp(T(mi - ma))) + ma);
   }
 };
 
@@ -177,10 +179,11 @@ class ScanOp : public OpKernel {
     const int64_t raw_axis = static_cast<int64_t>(axis_t.scalar<Tidx>()());
     const int64_t dims = x.dims();
     const int64_t axis = raw_axis < 0 ? raw_axis + dims : raw_axis;
+    // TensorFlow reports the axis after adding the rank to a negative one.
     OP_REQUIRES(ctx, axis >= 0 && axis < dims,
                 errors::InvalidArgument(
                     "ScanOp: Expected scan axis in the range [", -dims, ", ",
-                    dims, "), but got ", raw_axis));
+                    dims, "), but got ", axis));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
     if (x.NumElements() == 0) return;

@@ -185,6 +185,14 @@ TEST(CumulativeLogsumexpTest, StableAndStartsFromMinusInfinity) {
   ASSERT_TRUE(ex.ok()) << ex.status();
   EXPECT_EQ((*ex)[0].flat<double>()(0), -std::numeric_limits<double>::infinity());
   EXPECT_EQ((*ex)[0].flat<double>()(1), 0.0);
+  // -inf with -inf stays -inf (TensorFlow's guard); +inf with +inf is NaN.
+  auto infs = test::RunKernel(Scan("CumulativeLogsumexp", DT_FLOAT),
+                              {AsTensor<float>({-inf, -inf, inf, inf}),
+                               AsScalar<int32_t>(0)});
+  ASSERT_TRUE(infs.ok()) << infs.status();
+  EXPECT_EQ((*infs)[0].flat<float>()(1), -inf);
+  EXPECT_EQ((*infs)[0].flat<float>()(2), inf);
+  EXPECT_TRUE(std::isnan((*infs)[0].flat<float>()(3)));
 }
 
 tensorflow::NodeDef InTopK(DataType t) {
