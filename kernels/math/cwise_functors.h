@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 
@@ -127,6 +128,222 @@ struct FloorModReal {
   T operator()(const T& x, const T& y) const {
     const T r = T(std::fmod(static_cast<double>(x), static_cast<double>(y)));
     return (r != T(0) && ((y < T(0)) != (r < T(0)))) ? r + y : r;
+  }
+};
+
+// ---- Gradients through the forward output (TensorFlow's cwise_ops_gradients)
+// (y, dy) -> z. Each is 0 where dy == 0, whatever y is (an infinite y with
+// no gradient flowing gives 0, not NaN). The scalar and packet paths round
+// as TensorFlow's do, which differ: the scalar SqrtGrad divides 0.5 * dy by
+// y, the packet one multiplies dy by 0.5 / y.
+
+// a * b, but 0 where b == 0 (TensorFlow's mul_no_nan).
+template <typename T>
+struct MulNoNanF {
+  T operator()(const T& a, const T& b) const {
+    return b != T(0) ? T(a * b) : T(0);
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& a, const Packet& b) const {
+    using namespace Eigen::internal;  // NOLINT
+    return pandnot(pmul(a, b), pcmp_eq(b, pzero(b)));
+  }
+};
+
+template <typename T>
+struct SqrtGradF {
+  T operator()(const T& y, const T& dy) const {
+    if (dy == T(0)) return T(0);
+    return T(T(T(0.5) * dy) / y);
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& y, const Packet& dy) const {
+    using namespace Eigen::internal;  // NOLINT
+    return MulNoNanF<T>().packetOp(pdiv(pset1<Packet>(T(0.5)), y), dy);
+  }
+};
+
+template <typename T>
+struct RsqrtGradF {
+  T operator()(const T& y, const T& dy) const {
+    if (dy == T(0)) return T(0);
+    return T(T(T(-0.5) * T(dy * y)) * T(y * y));
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& y, const Packet& dy) const {
+    using namespace Eigen::internal;  // NOLINT
+    const MulNoNanF<T> safe_mul;
+    return safe_mul.packetOp(pmul(pset1<Packet>(T(-0.5)), pmul(y, y)),
+                             safe_mul.packetOp(y, dy));
+  }
+};
+
+// ReciprocalGrad and InvGrad.
+template <typename T>
+struct InverseGradF {
+  T operator()(const T& y, const T& dy) const {
+    if (dy == T(0)) return T(0);
+    return T(T(T(-y) * y) * dy);
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& y, const Packet& dy) const {
+    using namespace Eigen::internal;  // NOLINT
+    return MulNoNanF<T>().packetOp(pnegate(pmul(y, y)), dy);
+  }
+};
+
+// ---- x-weighted functions: 0 where x == 0 (even for y == 0 or NaN) ----------
+
+template <typename T>
+struct XlogyF {
+  T operator()(const T& x, const T& y) const {
+    if (x == T(0)) return T(0);
+    return T(x * Eigen::numext::log(y));
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& x, const Packet& y) const {
+    using namespace Eigen::internal;  // NOLINT
+    const Packet mask = pcmp_eq(x, pzero(x));
+    return pselect(mask, x, pmul(x, scalar_log_op<T>().packetOp(y)));
+  }
+};
+
+template <typename T>
+struct Xlog1pyF {
+  T operator()(const T& x, const T& y) const {
+    if (x == T(0)) return T(0);
+    return T(x * Eigen::numext::log1p(y));
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& x, const Packet& y) const {
+    using namespace Eigen::internal;  // NOLINT
+    const Packet mask = pcmp_eq(x, pzero(x));
+    return pselect(mask, x, pmul(x, scalar_log1p_op<T>().packetOp(y)));
+  }
+};
+
+template <typename T>
+struct XdivyF {
+  T operator()(const T& x, const T& y) const {
+    if (x == T(0)) return T(0);
+    return T(x / y);
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& x, const Packet& y) const {
+    using namespace Eigen::internal;  // NOLINT
+    const Packet mask = pcmp_eq(x, pzero(x));
+    return pselect(mask, x, pdiv(x, y));
+  }
+};
+
+// ---- Rounding, special functions, atan2 ---------------------------------------
+
+// Round half to even: rint under the default rounding mode; integers are
+// returned unchanged.
+template <typename T, bool IsInteger = std::is_integral<T>::value>
+struct RoundHalfToEvenF {
+  T operator()(const T& x) const { return Eigen::numext::rint(x); }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const {
+    return Eigen::internal::print(x);
+  }
+};
+template <typename T>
+struct RoundHalfToEvenF<T, true> {
+  T operator()(const T& x) const { return x; }
+};
+
+// erfinv(x) = ndtri((x + 1) / 2) / sqrt(2), as TensorFlow computes it.
+template <typename T>
+struct ErfinvF {
+  T operator()(const T& x) const {
+    const T y = Eigen::numext::ndtri(T(T(0.5) * x + T(0.5)));
+    return T(y * T(M_SQRT1_2));
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const {
+    using namespace Eigen::internal;  // NOLINT
+    const Packet half = pset1<Packet>(T(0.5));
+    return pmul(pndtri<Packet>(pmadd(half, x, half)),
+                pset1<Packet>(T(M_SQRT1_2)));
+  }
+};
+
+// std::atan2 in T's precision (half and bfloat16 through float).
+template <typename T>
+struct Atan2F {
+  using Wide = typename std::conditional<std::is_same<T, double>::value,
+                                         double, float>::type;
+  T operator()(const T& y, const T& x) const {
+    return static_cast<T>(
+        std::atan2(static_cast<Wide>(y), static_cast<Wide>(x)));
+  }
+};
+
+// Truncating floating-point division: trunc(x / y).
+template <typename T>
+struct TruncateDivReal {
+  using Wide = typename std::conditional<std::is_same<T, double>::value,
+                                         double, float>::type;
+  T operator()(const T& x, const T& y) const {
+    return static_cast<T>(std::trunc(static_cast<Wide>(T(x / y))));
+  }
+};
+
+struct TruncModInt {
+  template <typename T>
+  T operator()(T a, T b) const { return a % b; }
+};
+
+// ---- Bitwise -------------------------------------------------------------------
+
+template <typename T>
+struct BitwiseAndF {
+  T operator()(const T& x, const T& y) const { return x & y; }
+};
+template <typename T>
+struct BitwiseOrF {
+  T operator()(const T& x, const T& y) const { return x | y; }
+};
+template <typename T>
+struct BitwiseXorF {
+  T operator()(const T& x, const T& y) const { return x ^ y; }
+};
+template <typename T>
+struct InvertF {
+  T operator()(const T& x) const { return static_cast<T>(~x); }
+};
+
+// Shift counts are clamped to [0, bits - 1] (no undefined behaviour for
+// negative or oversized counts); left shifts are done unsigned, right shifts
+// of signed values are arithmetic.
+template <typename T>
+T ClampShift(T y) {
+  constexpr T kMax = static_cast<T>(sizeof(T) * 8 - 1);
+  if (std::is_signed<T>::value && y < T(0)) return T(0);
+  return y > kMax ? kMax : y;
+}
+template <typename T>
+struct LeftShiftF {
+  T operator()(const T& x, const T& y) const {
+    using U = typename std::make_unsigned<T>::type;
+    return static_cast<T>(static_cast<U>(static_cast<U>(x)
+                                         << static_cast<U>(ClampShift(y))));
+  }
+};
+template <typename T>
+struct RightShiftF {
+  T operator()(const T& x, const T& y) const {
+    return static_cast<T>(x >> ClampShift(y));
+  }
+};
+
+template <typename T>
+struct PopulationCountF {
+  uint8_t operator()(const T& x) const {
+    using U = typename std::make_unsigned<T>::type;
+    return static_cast<uint8_t>(
+        __builtin_popcountll(static_cast<unsigned long long>(static_cast<U>(x))));
   }
 };
 
@@ -291,6 +508,99 @@ template <typename T>
 struct erfc : Spec<T, Eigen::internal::scalar_erfc_op<T>> {};
 struct logical_not : Spec<bool, LogicalNotF> {};
 
+// Gradients (SimpleBinaryOp: equal element counts, no broadcasting).
+template <typename T>
+struct sqrt_grad : Spec<T, SqrtGradF<T>> {};
+template <typename T>
+struct rsqrt_grad : Spec<T, RsqrtGradF<T>> {};
+template <typename T>
+struct inverse_grad : Spec<T, InverseGradF<T>> {};
+
+// Binary special functions.
+template <typename T>
+struct mul_no_nan : Spec<T, MulNoNanF<T>> {};
+template <typename T>
+struct xlogy : Spec<T, XlogyF<T>> {};
+template <typename T>
+struct xlog1py : Spec<T, Xlog1pyF<T>> {};
+template <typename T>
+struct xdivy : Spec<T, XdivyF<T>> {};
+template <typename T>
+struct atan2 : Spec<T, Atan2F<T>> {};
+template <typename T>
+struct truncate_div_real : Spec<T, TruncateDivReal<T>> {};
+template <typename T>
+struct fmod : Spec<T, Eigen::internal::scalar_fmod_op<T>> {};
+// Mod (the old name) reports a zero divisor as TensorFlow's Div does;
+// TruncateDiv and TruncateMod are not in TensorFlow's list of integer
+// division ops, so they fail with its catch-all Internal error.
+template <typename T>
+struct safe_mod : ErrorSpec<T, SafeDivOrMod<T, TruncModInt>> {
+  static absl::Status Error() { return safe_div<T>::Error(); }
+};
+inline absl::Status UnexpectedBinaryError() {
+  return errors::Internal(
+      "Unexpected error in binary operator (only integer div and mod should "
+      "have errors)");
+}
+template <typename T>
+struct safe_truncate_div : ErrorSpec<T, SafeDivOrMod<T, TruncDiv>> {
+  static absl::Status Error() { return UnexpectedBinaryError(); }
+};
+template <typename T>
+struct safe_truncate_mod : ErrorSpec<T, SafeDivOrMod<T, TruncModInt>> {
+  static absl::Status Error() { return UnexpectedBinaryError(); }
+};
+
+// Bitwise.
+template <typename T>
+struct bitwise_and : Spec<T, BitwiseAndF<T>> {};
+template <typename T>
+struct bitwise_or : Spec<T, BitwiseOrF<T>> {};
+template <typename T>
+struct bitwise_xor : Spec<T, BitwiseXorF<T>> {};
+template <typename T>
+struct left_shift : Spec<T, LeftShiftF<T>> {};
+template <typename T>
+struct right_shift : Spec<T, RightShiftF<T>> {};
+template <typename T>
+struct invert : Spec<T, InvertF<T>> {};
+template <typename T>
+struct population_count : Spec<T, PopulationCountF<T>, uint8_t> {};
+
+// Unary: rounding, trigonometry, special functions.
+template <typename T>
+struct round : Spec<T, RoundHalfToEvenF<T>> {};
+template <typename T>
+struct rint : Spec<T, Eigen::internal::scalar_rint_op<T>> {};
+template <typename T>
+struct tan : Spec<T, Eigen::internal::scalar_tan_op<T>> {};
+template <typename T>
+struct asin : Spec<T, Eigen::internal::scalar_asin_op<T>> {};
+template <typename T>
+struct acos : Spec<T, Eigen::internal::scalar_acos_op<T>> {};
+template <typename T>
+struct atan : Spec<T, Eigen::internal::scalar_atan_op<T>> {};
+template <typename T>
+struct sinh : Spec<T, Eigen::internal::scalar_sinh_op<T>> {};
+template <typename T>
+struct cosh : Spec<T, Eigen::internal::scalar_cosh_op<T>> {};
+template <typename T>
+struct asinh : Spec<T, Eigen::internal::scalar_asinh_op<T>> {};
+template <typename T>
+struct acosh : Spec<T, Eigen::internal::scalar_acosh_op<T>> {};
+template <typename T>
+struct atanh : Spec<T, Eigen::internal::scalar_atanh_op<T>> {};
+template <typename T>
+struct lgamma : Spec<T, Eigen::internal::scalar_lgamma_op<T>> {};
+template <typename T>
+struct digamma : Spec<T, Eigen::internal::scalar_digamma_op<T>> {};
+template <typename T>
+struct ndtri : Spec<T, Eigen::internal::scalar_ndtri_op<T>> {};
+template <typename T>
+struct erfinv : Spec<T, ErfinvF<T>> {};
+
+
 }  // namespace functor
 }  // namespace tributary
 
@@ -323,6 +633,59 @@ struct functor_traits<tributary::functor::SquaredDifferenceF<T>> {
 template <typename T>
 struct functor_traits<tributary::functor::FloorModReal<T>> {
   enum { Cost = 13 * NumTraits<T>::MulCost, PacketAccess = false };
+};
+template <typename T>
+struct functor_traits<tributary::functor::MulNoNanF<T>> {
+  enum { Cost = NumTraits<T>::MulCost + NumTraits<T>::AddCost,
+         PacketAccess = packet_traits<T>::HasMul && packet_traits<T>::HasCmp };
+};
+template <typename T>
+struct functor_traits<tributary::functor::SqrtGradF<T>> {
+  enum { Cost = NumTraits<T>::MulCost + scalar_div_cost<T, true>::value,
+         PacketAccess = packet_traits<T>::HasMul && packet_traits<T>::HasDiv &&
+                        packet_traits<T>::HasCmp };
+};
+template <typename T>
+struct functor_traits<tributary::functor::RsqrtGradF<T>> {
+  enum { Cost = 4 * NumTraits<T>::MulCost,
+         PacketAccess = packet_traits<T>::HasMul && packet_traits<T>::HasCmp };
+};
+template <typename T>
+struct functor_traits<tributary::functor::InverseGradF<T>> {
+  enum { Cost = NumTraits<T>::AddCost + 2 * NumTraits<T>::MulCost,
+         PacketAccess = packet_traits<T>::HasMul && packet_traits<T>::HasNegate &&
+                        packet_traits<T>::HasCmp };
+};
+template <typename T>
+struct functor_traits<tributary::functor::XlogyF<T>> {
+  enum { Cost = functor_traits<scalar_log_op<T>>::Cost + NumTraits<T>::MulCost,
+         PacketAccess = functor_traits<scalar_log_op<T>>::PacketAccess &&
+                        packet_traits<T>::HasCmp };
+};
+template <typename T>
+struct functor_traits<tributary::functor::Xlog1pyF<T>> {
+  enum { Cost = functor_traits<scalar_log1p_op<T>>::Cost + NumTraits<T>::MulCost,
+         PacketAccess = functor_traits<scalar_log1p_op<T>>::PacketAccess &&
+                        packet_traits<T>::HasCmp };
+};
+template <typename T>
+struct functor_traits<tributary::functor::XdivyF<T>> {
+  enum { Cost = NumTraits<T>::AddCost + scalar_div_cost<T, true>::value,
+         PacketAccess = packet_traits<T>::HasDiv && packet_traits<T>::HasCmp };
+};
+template <typename T, bool I>
+struct functor_traits<tributary::functor::RoundHalfToEvenF<T, I>> {
+  enum { Cost = NumTraits<T>::AddCost,
+         PacketAccess = !I && packet_traits<T>::HasRint };
+};
+template <typename T>
+struct functor_traits<tributary::functor::ErfinvF<T>> {
+  enum { Cost = functor_traits<scalar_ndtri_op<T>>::Cost + NumTraits<T>::AddCost,
+         PacketAccess = packet_traits<T>::HasNdtri };
+};
+template <typename T>
+struct functor_traits<tributary::functor::PopulationCountF<T>> {
+  enum { Cost = NumTraits<T>::AddCost, PacketAccess = false };
 };
 template <typename B, typename T>
 struct functor_traits<tributary::functor::BindLeft<B, T>> {

@@ -1,9 +1,9 @@
 #ifndef TRIBUTARY_KERNELS_MATH_CWISE_OPS_H_
 #define TRIBUTARY_KERNELS_MATH_CWISE_OPS_H_
 
-// Kernel templates for elementwise ops: UnaryOp<Spec> and BinaryOp<Spec>
-// (with TensorFlow broadcasting), evaluated on the device's
-// Eigen::ThreadPoolDevice. Specs come from cwise_functors.h.
+// Kernel templates for elementwise ops: UnaryOp<Spec>, BinaryOp<Spec>
+// (with TensorFlow broadcasting) and SimpleBinaryOp<Spec> (the gradient
+// ops), evaluated on the device's Eigen::ThreadPoolDevice. Specs come from cwise_functors.h.
 //
 // Instantiating these is the expensive part of compiling the math kernels,
 // so each family registers its ops from its own .cc file.
@@ -41,6 +41,35 @@ class UnaryOp : public OpKernel {
     if (out->NumElements() == 0) return;
     out->flat<Tout>().device(ctx->eigen_device<CPUDevice>()) =
         in.flat<Tin>().unaryExpr(typename Spec::func());
+  }
+};
+
+// TensorFlow's SimpleBinaryOp (the *Grad ops): both inputs hold the same
+// number of elements, no broadcasting; the output takes input 0's shape.
+template <typename Spec>
+class SimpleBinaryOp : public OpKernel {
+ public:
+  using T = typename Spec::in_type;
+
+  explicit SimpleBinaryOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    const DataType dt = DataTypeToEnum<T>::v();
+    OP_REQUIRES_OK(ctx, ctx->MatchSignature({dt, dt}, {dt}));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in0 = ctx->input(0);
+    const Tensor& in1 = ctx->input(1);
+    OP_REQUIRES(ctx, in0.NumElements() == in1.NumElements(),
+                errors::InvalidArgument(
+                    "The two arguments to a cwise op must have same number of "
+                    "elements, got ",
+                    in0.NumElements(), " and ", in1.NumElements()));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0, 1}, 0,
+                                                               in0.shape(), &out));
+    if (out->NumElements() == 0) return;
+    out->flat<T>().device(ctx->eigen_device<CPUDevice>()) =
+        in0.flat<T>().binaryExpr(in1.flat<T>(), typename Spec::func());
   }
 };
 

@@ -568,4 +568,374 @@ for name, x, k, msg in [
     cases.add(f"TopKV2_error_{name}", lambda x, k_: raw.TopKV2(input=x, k=k_), [x, k],
               expect_code=INVALID_ARGUMENT, message_contains=[msg])
 
+# ---- Gradient ops, Inv -------------------------------------------------------------
+# TensorFlow's functors round differently on their scalar and packet paths
+# (SqrtGrad: (0.5 * dy) / y vs (0.5 / y) * dy; RsqrtGrad associates its
+# products differently too), and which elements take which path depends on
+# the SIMD width each build was compiled for, so those two get 2 ulp.
+# ReciprocalGrad's paths agree: bit-exact.
+EXACT = dict(rtol=0, atol=0)
+
+
+def ulps(dtype, n):
+    eps = {np.float32: 2**-23, np.float64: 2**-52, np.float16: 2**-10}.get(dtype, 2**-7)
+    return dict(rtol=n * eps, atol=0)
+
+
+def grad_inputs(shape, dtype, low=0.1, high=10):
+    return [values(shape, np.float32, low, high).astype(dtype),
+            values(shape, np.float32, -3, 3).astype(dtype)]
+
+
+for dtype in FLOATS + LOW_PRECISION:
+    n = dname(dtype)
+    for op, tol in [("SqrtGrad", ulps(dtype, 2)), ("RsqrtGrad", ulps(dtype, 2)),
+                    ("ReciprocalGrad", EXACT), ("InvGrad", EXACT)]:
+        fn = getattr(raw, op)
+        for shape in [(), (37,), (3, 4), (0, 2)]:
+            cases.add(f"{op}_{n}_{shape_name(shape)}", lambda y, dy, fn=fn: fn(y=y, dy=dy),
+                      grad_inputs(shape, dtype), **tol)
+        # dy == 0 gives 0 even where y is infinite or NaN (mul_no_nan).
+        cases.add(f"{op}_{n}_zero_dy", lambda y, dy, fn=fn: fn(y=y, dy=dy),
+                  [np.array([np.inf, 0.0, np.nan, 2.0, -np.inf] * 4, dtype),
+                   np.array([0.0, 0.0, 0.0, 1.0, 0.0] * 4, dtype)], **tol)
+    cases.add(f"Inv_{n}", lambda x: raw.Inv(x=x),
+              [np.array([2.0, -4.0, 0.0, -0.0, 0.1, np.inf, np.nan], dtype)], **EXACT)
+cases.add("SqrtGrad_element_count_mismatch", lambda y, dy: raw.SqrtGrad(y=y, dy=dy),
+          [values((3,), np.float32), values((2,), np.float32)],
+          expect_code=INVALID_ARGUMENT,
+          message_contains=["must have same number of elements, got 3 and 2"])
+cases.add("RsqrtGrad_same_count_other_shape", lambda y, dy: raw.RsqrtGrad(y=y, dy=dy),
+          [values((2, 3), np.float32, 0.5, 2), values((6,), np.float32)], **ulps(np.float32, 2))
+
+# ---- Rounding, trigonometry, special functions ------------------------------------
+HALVES = [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, -0.49999997, 2.6, -2.4, 1e8 + 1,
+          0.0, -0.0, np.inf, -np.inf, np.nan]
+for dtype in FLOATS + LOW_PRECISION:
+    ops = ["Round"] if dtype in LOW_PRECISION else ["Round", "Rint"]
+    for op in ops:
+        cases.add(f"{op}_{dname(dtype)}_halves", lambda x, fn=getattr(raw, op): fn(x=x),
+                  [np.array(HALVES, np.float64).astype(dtype)], **EXACT)
+        cases.add(f"{op}_{dname(dtype)}_random", lambda x, fn=getattr(raw, op): fn(x=x),
+                  [(np.round(values((200,), np.float32, -50, 50) * 2) / 2).astype(dtype)],
+                  **EXACT)
+# TensorFlow 2.21's CPU Round on int32/int64 returns 0 for every element (its
+# round_half_to_even functor takes a floating-point path for integers); we
+# return the integers unchanged, as the op's definition says, so there is no
+# oracle case for it (cwise_special_test checks ours).
+
+# Eigen 3.4 (ours) evaluates these with std:: libm calls; TensorFlow's newer
+# bundled Eigen has its own polynomial kernels for some (atan, tanh-based,
+# asin/acos on float), which are within a few ulp of libm: 4 ulp for float
+# and double, 1 ulp for half and bfloat16 (each rounded once from float).
+UNARY_SPECIAL = {
+    "Tan": dict(low=-1.5, high=1.5),
+    "Asin": dict(low=-1, high=1),
+    "Acos": dict(low=-1, high=1),
+    "Atan": dict(low=-20, high=20),
+    "Sinh": dict(low=-10, high=10),
+    "Cosh": dict(low=-10, high=10),
+    "Asinh": dict(low=-100, high=100),
+    "Acosh": dict(low=1, high=100),
+    "Atanh": dict(low=-0.999, high=0.999),
+    "Lgamma": dict(low=-10, high=30),
+    "Digamma": dict(low=-10, high=30),
+    "Erfinv": dict(low=-0.999, high=0.999),
+    "Ndtri": dict(low=0.001, high=0.999),
+}
+SPECIAL_DTYPES = {"Lgamma": FLOATS + [np.float16], "Digamma": FLOATS + [np.float16],
+                  "Erfinv": FLOATS, "Ndtri": FLOATS}
+for op, rng_args in UNARY_SPECIAL.items():
+    fn = getattr(raw, op)
+    for dtype in SPECIAL_DTYPES.get(op, FLOATS + LOW_PRECISION):
+        tol = ulps(dtype, 4 if dtype in FLOATS else 1)
+        if op in ("Lgamma", "Digamma"):
+            # Near their zeros (lgamma at 1 and 2, digamma at 1.4616...) the
+            # relative error of any implementation blows up; an absolute
+            # bound of a few ulp of the function's scale covers those.
+            tol = dict(tol, atol=1e-6 if dtype == np.float32 else
+                       (1e-14 if dtype == np.float64 else 1e-2))
+        for shape in [(), (300,), (0, 3)]:
+            cases.add(f"{op}_{dname(dtype)}_{shape_name(shape)}", lambda x, fn=fn: fn(x=x),
+                      [values(shape, np.float64, **rng_args).astype(dtype)], **tol)
+        special = [0.0, -0.0, 1.0, -1.0, 2.0, np.inf, -np.inf, np.nan]
+        cases.add(f"{op}_{dname(dtype)}_special", lambda x, fn=fn: fn(x=x),
+                  [np.array(special, dtype)], **tol)
+
+# ---- Binary: truncating division, Atan2, zero-guarded products -----------------------
+SIGNED_INTS = [np.int8, np.int16, np.int32, np.int64]
+UNSIGNED_INTS = [np.uint8, np.uint16, np.uint32, np.uint64]
+ALL_INTS = SIGNED_INTS + UNSIGNED_INTS
+
+add_binary("TruncateDiv", FLOATS + ALL_INTS, nonzero_divisor, shapes=BCAST_SHAPES, **EXACT)
+add_binary("TruncateMod", NUMBERS, nonzero_divisor, **EXACT)
+add_binary("Mod", NUMBERS, nonzero_divisor, **EXACT)
+for dtype in LOW_PRECISION:
+    add_binary("TruncateDiv", [dtype], lambda sx, sy, dtype: tuple(
+        v.astype(dtype) for v in nonzero_divisor(sx, sy, np.float32)),
+        shapes=BCAST_SHAPES[:6], **EXACT)
+for dtype in SIGNED_INTS[2:]:
+    info = np.iinfo(dtype)
+    for op in ["TruncateDiv", "TruncateMod", "Mod"]:
+        fn = getattr(raw, op)
+        cases.add(f"{op}_{dname(dtype)}_signs", lambda a, b, fn=fn: fn(x=a, y=b),
+                  [np.array([7, -7, 7, -7, 0, 6], dtype), np.array([2, 2, -2, -2, 3, -3], dtype)])
+        cases.add(f"{op}_{dname(dtype)}_min_by_minus_one", lambda a, b, fn=fn: fn(x=a, y=b),
+                  [np.array([info.min, 7, -7], dtype), np.array([-1, -2, 2], dtype)])
+        # Mod reports "Integer division by zero" (InvalidArgument) as Div
+        # does; TensorFlow's TruncateDiv/TruncateMod fail with its catch-all
+        # Internal error instead, and so do we.
+        cases.add(f"{op}_{dname(dtype)}_by_zero", lambda a, b, fn=fn: fn(x=a, y=b),
+                  [np.array([1, 2, 3], dtype), np.array([1, 0, 2], dtype)],
+                  expect_code=INVALID_ARGUMENT if op == "Mod" else 13,
+                  message_contains=["Integer division by zero"] if op == "Mod" else
+                  ["Unexpected error in binary operator"])
+for dtype in [np.uint8, np.int8]:
+    cases.add(f"TruncateDiv_{dname(dtype)}_by_zero_scalar",
+              lambda a, b: raw.TruncateDiv(x=a, y=b),
+              [np.array([1, 2], dtype), np.array(0, dtype)], expect_code=13)
+for dtype in FLOATS:
+    cases.add(f"TruncateDivMod_{dname(dtype)}_special",
+              lambda a, b: [raw.TruncateDiv(x=a, y=b), raw.TruncateMod(x=a, y=b),
+                            raw.Mod(x=a, y=b)],
+              [np.array([7.5, -7.5, 1.0, 0.0, np.inf, 5.0, -0.0], dtype),
+               np.array([2.0, 2.0, 0.0, 0.0, 2.0, np.inf, 3.0], dtype)], **EXACT)
+
+# Atan2: TensorFlow 2.21's values differ from std::atan2's (ours) by 1 ulp
+# in a few percent of the elements (its build's libm/Eigen atan2): 2 ulp.
+ATAN2_TOL = {np.float32: ulps(np.float32, 2), np.float64: ulps(np.float64, 2)}
+for dtype in FLOATS:
+    add_binary("Atan2", [dtype], lambda sx, sy, dtype: (values(sx, dtype), values(sy, dtype)),
+               shapes=BCAST_SHAPES[:8], **ATAN2_TOL[dtype])
+for dtype in FLOATS + LOW_PRECISION:
+    zeros = np.array([0.0, -0.0, 0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1.0], dtype)
+    other = np.array([0.0, 0.0, -0.0, -0.0, np.inf, -np.inf, np.inf, 1.0, 1.0, 0.0], dtype)
+    cases.add(f"Atan2_{dname(dtype)}_signed_zeros", lambda a, b: raw.Atan2(y=a, x=b),
+              [zeros, other], **ATAN2_TOL.get(dtype, EXACT))
+for dtype in LOW_PRECISION:
+    cases.add(f"Atan2_{dname(dtype)}", lambda a, b: raw.Atan2(y=a, x=b),
+              [values((50,), np.float32).astype(dtype), values((50,), np.float32).astype(dtype)],
+              **EXACT)
+
+# MulNoNan and Xdivy are one multiply/divide: bit-exact. Xlogy and Xlog1py
+# multiply by Eigen's log/log1p, whose packet kernels differ slightly between
+# Eigen 3.4 and TensorFlow's newer Eigen (and from the scalar libm path):
+# 2 ulp.
+for op, make, tol in [
+        ("MulNoNan", None, EXACT),
+        ("Xdivy", nonzero_divisor, EXACT),
+        ("Xlogy", lambda sx, sy, d: (values(sx, d), values(sy, d, 0.01, 100)), None),
+        ("Xlog1py", lambda sx, sy, d: (values(sx, d), values(sy, d, -0.99, 100)), None)]:
+    for dtype in FLOATS:
+        t = tol if tol is not None else ulps(dtype, 2)
+        add_binary(op, [dtype], make, shapes=BCAST_SHAPES[:10], **t)
+    for dtype in FLOATS + LOW_PRECISION:
+        t = tol if tol is not None else ulps(dtype, 2)
+        cases.add(f"{op}_{dname(dtype)}_zero_x", lambda a, b, fn=getattr(raw, op): fn(x=a, y=b),
+                  [np.array([0.0, 0.0, 0.0, -0.0, 2.0, np.nan, np.inf, 1.0] * 3, dtype),
+                   np.array([0.0, np.nan, -1.0, np.inf, 0.0, 0.0, 0.0, 3.0] * 3, dtype)], **t)
+for dtype in LOW_PRECISION:
+    for op in ["MulNoNan", "Xdivy", "Xlogy", "Xlog1py"]:
+        cases.add(f"{op}_{dname(dtype)}", lambda a, b, fn=getattr(raw, op): fn(x=a, y=b),
+                  [values((40,), np.float32, -4, 4).astype(dtype),
+                   values((40,), np.float32, 0.1, 4).astype(dtype)], **ulps(dtype, 1))
+
+# ---- Bitwise ------------------------------------------------------------------------
+
+
+def int_inputs(sx, sy, dtype):
+    info = np.iinfo(dtype)
+    return (rng.integers(info.min, info.max, size=sx, dtype=dtype, endpoint=True),
+            rng.integers(info.min, info.max, size=sy, dtype=dtype, endpoint=True))
+
+
+def shift_inputs(sx, sy, dtype):
+    info = np.iinfo(dtype)
+    bits = np.iinfo(dtype).bits
+    lo = -3 if info.min < 0 else 0
+    return (rng.integers(info.min, info.max, size=sx, dtype=dtype, endpoint=True),
+            rng.integers(lo, bits + 4, size=sy).astype(dtype))
+
+
+for op in ["BitwiseAnd", "BitwiseOr", "BitwiseXor"]:
+    add_binary(op, ALL_INTS, int_inputs, shapes=BCAST_SHAPES[:8])
+for op in ["LeftShift", "RightShift"]:
+    add_binary(op, ALL_INTS, shift_inputs, shapes=BCAST_SHAPES[:8])
+for dtype in ALL_INTS:
+    info = np.iinfo(dtype)
+    edge = np.array([0, 1, info.max, info.min, info.max // 3], dtype)
+    for op in ["Invert", "PopulationCount"]:
+        cases.add(f"{op}_{dname(dtype)}", lambda a, fn=getattr(raw, op): fn(x=a),
+                  [np.concatenate([edge, int_inputs((40,), (), dtype)[0]])])
+        cases.add(f"{op}_{dname(dtype)}_empty", lambda a, fn=getattr(raw, op): fn(x=a),
+                  [np.zeros((0, 2), dtype)])
+
+# ---- ClipByValue ----------------------------------------------------------------------
+CLIP_TYPES = FLOATS + LOW_PRECISION + SIGNED_INTS + [np.uint8, np.uint16]
+for dtype in CLIP_TYPES:
+    n = dname(dtype)
+    lo_v, hi_v = (2, 7) if dtype in (np.uint8, np.uint16) else (-3, 4)
+    t = values((3, 4), np.float32, -10, 10).astype(dtype) if dtype not in (
+        np.uint8, np.uint16) else values((3, 4), dtype, 0, 10)
+    for name, lo, hi in [
+            ("scalars", np.array(lo_v, dtype), np.array(hi_v, dtype)),
+            ("tensor_min", np.full((3, 4), lo_v, dtype) + np.arange(12).reshape(3, 4).astype(dtype) % 3,
+             np.array(hi_v, dtype)),
+            ("tensor_max", np.array(lo_v, dtype),
+             np.full((3, 4), hi_v, dtype) - np.arange(12).reshape(3, 4).astype(dtype) % 3),
+            ("tensors", np.full((3, 4), lo_v, dtype), np.full((3, 4), hi_v, dtype)),
+            ("inverted", np.array(hi_v, dtype), np.array(lo_v, dtype))]:
+        cases.add(f"ClipByValue_{n}_{name}",
+                  lambda a, b, c: raw.ClipByValue(t=a, clip_value_min=b, clip_value_max=c),
+                  [t, lo, hi], **EXACT)
+cases.add("ClipByValue_nan", lambda a, b, c: raw.ClipByValue(t=a, clip_value_min=b,
+                                                            clip_value_max=c),
+          [np.array([np.nan, 1, 5, -5] * 5, np.float32), np.float32(0), np.float32(2)], **EXACT)
+cases.add("ClipByValue_nan_bound", lambda a, b, c: raw.ClipByValue(t=a, clip_value_min=b,
+                                                                  clip_value_max=c),
+          [np.array([1, 5, -5] * 5, np.float32), np.float32(np.nan), np.float32(2)], **EXACT)
+cases.add("ClipByValue_empty", lambda a, b, c: raw.ClipByValue(t=a, clip_value_min=b,
+                                                              clip_value_max=c),
+          [np.zeros((0, 3), np.float32), np.float32(0), np.float32(1)])
+cases.add("ClipByValue_bad_bound_shape",
+          lambda a, b, c: raw.ClipByValue(t=a, clip_value_min=b, clip_value_max=c),
+          [values((2, 2), np.float32), values((3,), np.float32), np.float32(3)],
+          expect_code=INVALID_ARGUMENT,
+          message_contains=["clip_value_min and clip_value_max must be either of the same "
+                            "shape as input, or a scalar. input shape: [2,2]clip_value_min "
+                            "shape: [3]clip_value_max shape: []"])
+
+# ---- Cumprod / CumulativeLogsumexp ----------------------------------------------------
+# Sequential products on both sides: bit-exact. CumulativeLogsumexp folds
+# with max + log1p(exp(min - max)); TensorFlow's scan may evaluate exp and
+# log1p with packet kernels: 4 ulp (float/double), 2 ulp (half, bfloat16).
+for op in ["Cumprod", "CumulativeLogsumexp"]:
+    dtypes = NUMBERS + [np.float16] if op == "Cumprod" else FLOATS + LOW_PRECISION
+    for dtype in dtypes:
+        tol = EXACT if op == "Cumprod" and dtype not in LOW_PRECISION else ulps(
+            dtype, 4 if dtype in FLOATS else 2)
+        if op == "Cumprod" and dtype == np.float16:
+            tol = EXACT
+        for shape, axis in [((7,), 0), ((3, 5), 0), ((3, 5), 1), ((3, 5), -1),
+                            ((2, 3, 4), 1), ((2, 3, 4), -3), ((0, 4), 1)]:
+            for exclusive in (False, True):
+                for reverse in (False, True):
+                    data = (values(shape, dtype, -3, 3) if op == "Cumprod" else
+                            values(shape, np.float32, -20, 20).astype(dtype))
+                    cases.add(f"{op}_{dname(dtype)}_{shape_name(shape)}_axis{axis}"
+                              f"_e{int(exclusive)}_r{int(reverse)}",
+                              lambda x, a, e=exclusive, r=reverse, fn=getattr(raw, op): fn(
+                                  x=x, axis=a, exclusive=e, reverse=r),
+                              [data, np.array(axis, np.int32)], **tol)
+    cases.add(f"{op}_axis_int64", lambda x, a, fn=getattr(raw, op): fn(x=x, axis=a),
+              [values((3, 4), np.float64, -2, 2), np.array(1, np.int64)], **ulps(np.float64, 4))
+    cases.add(f"{op}_axis_out_of_range", lambda x, a, fn=getattr(raw, op): fn(x=x, axis=a),
+              [values((2, 3), np.float32), np.array(-3, np.int32)],
+              expect_code=INVALID_ARGUMENT,
+              message_contains=["ScanOp: Expected scan axis in the range [-2, 2), but got -1"])
+cases.add("CumulativeLogsumexp_infinities",
+          lambda x, a: [raw.CumulativeLogsumexp(x=x, axis=a),
+                        raw.CumulativeLogsumexp(x=x, axis=a, exclusive=True, reverse=True)],
+          [np.array([-np.inf, 1.0, np.inf, np.inf, -np.inf, np.nan, 3.0], np.float32),
+           np.array(0, np.int32)], **EXACT)
+
+# ---- LinSpace, Bucketize, InTopKV2, CheckNumerics -----------------------------------------
+# LinSpace computes start + step * i on both sides, but our -march=native build
+# contracts that into one fused multiply-add where the host has FMA, and
+# TensorFlow's x86 wheel is built without it: 1 rounding apart, so 2 ulp of
+# the larger endpoint (absolute, since values cross zero). The endpoints are
+# exact.
+for dtype in FLOATS:
+    for num_type in [np.int32, np.int64]:
+        for start, stop, num in [(0.0, 1.0, 7), (-3.5, 10.25, 50), (5.0, -5.0, 11),
+                                 (1.0, 2.0, 1), (2.0, 2.0, 4), (0.1, 0.7, 1000)]:
+            eps = ulps(dtype, 2)["rtol"]
+            cases.add(f"LinSpace_{dname(dtype)}_{dname(num_type)}_{start}_{stop}_{num}",
+                      lambda a, b, c: raw.LinSpace(start=a, stop=b, num=c),
+                      [np.array(start, dtype), np.array(stop, dtype), np.array(num, num_type)],
+                      rtol=eps, atol=eps * max(abs(start), abs(stop)))
+for name, args, msg in [
+        ("num_zero", [np.float32(0), np.float32(1), np.int32(0)], "Requires num > 0: 0"),
+        ("num_negative", [np.float32(0), np.float32(1), np.int64(-2)], "Requires num > 0: -2"),
+        ("start_vector", [np.array([0.0], np.float32), np.float32(1), np.int32(3)],
+         "start must be a scalar, not shape [1]"),
+        ("stop_vector", [np.float32(0), np.array([1.0], np.float32), np.int32(3)],
+         "stop must be a scalar, not shape [1]"),
+        ("num_vector", [np.float32(0), np.float32(1), np.array([3], np.int32)],
+         "num must be a scalar, not shape [1]")]:
+    cases.add(f"LinSpace_error_{name}", lambda a, b, c: raw.LinSpace(start=a, stop=b, num=c),
+              args, expect_code=INVALID_ARGUMENT, message_contains=[msg])
+
+BOUNDARIES = [-5.0, -1.0, 0.0, 0.5, 2.0, 2.0, 7.25, 100.0]
+for dtype in NUMBERS:
+    data = (np.concatenate([values((40,), dtype, -10, 10),
+                            np.array(BOUNDARIES, np.float64).astype(dtype)])
+            if dtype in FLOATS else values((40,), dtype, -10, 10))
+    cases.add(f"Bucketize_{dname(dtype)}", lambda x: raw.Bucketize(input=x, boundaries=BOUNDARIES),
+              [data.reshape(6, -1) if data.size % 6 == 0 else data])
+    cases.add(f"Bucketize_{dname(dtype)}_no_boundaries",
+              lambda x: raw.Bucketize(input=x, boundaries=[]), [values((3,), dtype)])
+cases.add("Bucketize_nan_inf", lambda x: raw.Bucketize(input=x, boundaries=BOUNDARIES),
+          [np.array([np.nan, np.inf, -np.inf, -0.0], np.float32)])
+cases.add("Bucketize_empty", lambda x: raw.Bucketize(input=x, boundaries=BOUNDARIES),
+          [np.zeros((0, 3), np.float32)])
+cases.add("Bucketize_unsorted", lambda x: raw.Bucketize(input=x, boundaries=[1.0, 0.0]),
+          [np.array([1.0], np.float32)], expect_code=INVALID_ARGUMENT,
+          message_contains=["Expected sorted boundaries"])
+
+for index_type in [np.int32, np.int64]:
+    preds = rng.integers(-2, 3, size=(30, 6)).astype(np.float32)  # many ties
+    preds[3, 2] = np.nan
+    preds[4, 1] = np.inf
+    preds[5, 0] = -np.inf
+    targets = rng.integers(0, 6, size=30).astype(index_type)
+    targets[7] = 6
+    targets[8] = -1
+    targets[3], targets[4], targets[5] = 2, 3, 0
+    for k in [-1, 0, 1, 2, 5, 6, 9]:
+        cases.add(f"InTopKV2_{dname(index_type)}_k{k}",
+                  lambda p, t, k_: raw.InTopKV2(predictions=p, targets=t, k=k_),
+                  [preds, targets, np.array(k, index_type)])
+    cases.add(f"InTopKV2_{dname(index_type)}_empty",
+              lambda p, t, k_: raw.InTopKV2(predictions=p, targets=t, k=k_),
+              [np.zeros((0, 3), np.float32), np.zeros((0,), index_type),
+               np.array(1, index_type)])
+for name, args, msg in [
+        ("batch_mismatch", [values((1, 3), np.float32), np.array([0, 1], np.int32),
+                            np.int32(1)],
+         "First dimension of predictions 1 must match length of targets 2"),
+        ("predictions_1d", [values((3,), np.float32), np.array([0], np.int32), np.int32(1)],
+         "predictions must be 2-dimensional"),
+        ("targets_2d", [values((1, 3), np.float32), np.array([[0]], np.int32), np.int32(1)],
+         "targets must be 1-dimensional"),
+        ("k_vector", [values((1, 3), np.float32), np.array([0], np.int32),
+                      np.array([1], np.int32)], "k must be 0-D, got shape [1]")]:
+    cases.add(f"InTopKV2_error_{name}",
+              lambda p, t, k_: raw.InTopKV2(predictions=p, targets=t, k=k_), args,
+              expect_code=INVALID_ARGUMENT, message_contains=[msg])
+
+for op in ["CheckNumerics", "CheckNumericsV2"]:
+    fn = getattr(raw, op)
+    for dtype in FLOATS + LOW_PRECISION:
+        cases.add(f"{op}_{dname(dtype)}_finite", lambda x, fn=fn: fn(tensor=x, message="m"),
+                  [values((3, 4), np.float32).astype(dtype)], **EXACT)
+        cases.add(f"{op}_{dname(dtype)}_empty", lambda x, fn=fn: fn(tensor=x, message="m"),
+                  [np.zeros((0,), dtype)])
+    for i, v in enumerate([[np.inf], [-np.inf], [np.nan], [np.inf, -np.inf],
+                           [1.0, np.inf, np.nan], [np.nan, np.inf, -np.inf, 2.0],
+                           [-np.inf, np.nan]]):
+        v1 = {(True, True): "Inf and NaN", (True, False): "Inf", (False, True): "NaN"}
+        has_inf = any(np.isinf(v))
+        has_nan = any(np.isnan(v))
+        if op == "CheckNumerics":
+            what = v1[(has_inf, has_nan)]
+        else:
+            found = [s for s, c in [("-Inf", -np.inf in v), ("+Inf", np.inf in v),
+                                    ("NaN", has_nan)] if c]
+            what = (found[0] if len(found) == 1 else " and ".join(found) if len(found) == 2
+                    else f"{found[0]}, {found[1]}, and {found[2]}")
+        cases.add(f"{op}_bad_{i}", lambda x, fn=fn: fn(tensor=x, message="layer_7/grad"),
+                  [np.array(v, np.float32)], expect_code=INVALID_ARGUMENT,
+                  message_contains=[f"layer_7/grad : Tensor had {what} values"])
+
 MathOracleTest = tf_oracle.make_test_class("kernels/math/run_math_cases", cases)

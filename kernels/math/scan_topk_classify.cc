@@ -1,12 +1,14 @@
 // IsFinite/IsNan/IsInf (bool per element; mixed-precision loss scaling),
-// Cumsum (exclusive, reverse; along any axis) and TopKV2 (the k largest of
-// each last-dimension row; ties keep the lower index first, as TensorFlow's
-// stable selection does).
+// CheckNumerics/CheckNumericsV2, the scans Cumsum, Cumprod and
+// CumulativeLogsumexp (exclusive, reverse; along any axis), TopKV2 (the k
+// largest of each last-dimension row; ties keep the lower index first, as
+// TensorFlow's stable selection does) and InTopKV2.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "common/framework/tensor.h"
@@ -70,12 +72,100 @@ REGISTER_CLASSIFY(Eigen::half);
 REGISTER_CLASSIFY(Eigen::bfloat16);
 #undef REGISTER_CLASSIFY
 
-// ---- Cumsum -------------------------------------------------------------------
+// ---- CheckNumerics / CheckNumericsV2 ---------------------------------------------
 
-template <typename T, typename Tidx>
-class CumsumOp : public OpKernel {
+// Passes the input through, or fails with "<message> : Tensor had <what>
+// values": V1 says Inf, NaN or "Inf and NaN"; V2 names -Inf, +Inf and NaN
+// separately ("-Inf, +Inf, and NaN").
+template <typename T, bool kV2>
+class CheckNumericsOp : public OpKernel {
  public:
-  explicit CumsumOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit CheckNumericsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("message", &message_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    ctx->set_output(0, in);
+    bool neg_inf = false, pos_inf = false, nan = false;
+    const T* data = in.flat<T>().data();
+    for (int64_t i = 0, n = in.NumElements(); i < n; ++i) {
+      const T v = data[i];
+      if (Eigen::numext::isnan(v)) {
+        nan = true;
+      } else if (Eigen::numext::isinf(v)) {
+        (v < T(0) ? neg_inf : pos_inf) = true;
+      }
+    }
+    if (!neg_inf && !pos_inf && !nan) return;
+    std::vector<std::string> found;
+    if (kV2) {
+      if (neg_inf) found.push_back("-Inf");
+      if (pos_inf) found.push_back("+Inf");
+    } else if (neg_inf || pos_inf) {
+      found.push_back("Inf");
+    }
+    if (nan) found.push_back("NaN");
+    std::string what = found[0];
+    if (found.size() == 2) {
+      what += " and " + found[1];
+    } else if (found.size() == 3) {
+      what += ", " + found[1] + ", and " + found[2];
+    }
+    ctx->SetStatus(errors::InvalidArgument(message_, " : Tensor had ", what,
+                                           " values"));
+  }
+
+ private:
+  std::string message_;
+};
+
+#define REGISTER_CHECK_NUMERICS(T)                                          \
+  REGISTER_KERNEL_BUILDER(                                                  \
+      Name("CheckNumerics").Device(DEVICE_CPU).TypeConstraint<T>("T"),      \
+      CheckNumericsOp<T, false>);                                           \
+  REGISTER_KERNEL_BUILDER(                                                  \
+      Name("CheckNumericsV2").Device(DEVICE_CPU).TypeConstraint<T>("T"),    \
+      CheckNumericsOp<T, true>)
+REGISTER_CHECK_NUMERICS(float);
+REGISTER_CHECK_NUMERICS(double);
+REGISTER_CHECK_NUMERICS(Eigen::half);
+REGISTER_CHECK_NUMERICS(Eigen::bfloat16);
+#undef REGISTER_CHECK_NUMERICS
+
+// ---- Cumsum / Cumprod / CumulativeLogsumexp --------------------------------------
+
+// Each scan folds the running value with the next element, starting from
+// the reducer's identity (what an exclusive scan writes first).
+template <typename T>
+struct SumReducer {
+  static T Identity() { return T(0); }
+  static T Combine(const T& acc, const T& x) { return acc + x; }
+};
+template <typename T>
+struct ProdReducer {
+  static T Identity() { return T(1); }
+  static T Combine(const T& acc, const T& x) { return acc * x; }
+};
+// log(exp(acc) + exp(x)) as TensorFlow's LogSumExp reducer computes it:
+// max + log1p(exp(min - max)) from -inf, but max itself when max is below
+// the lowest finite value (so -inf with -inf stays -inf, while +inf with
+// +inf gives NaN, as there).
+template <typename T>
+struct LogSumExpReducer {
+  static T Identity() { return -Eigen::NumTraits<T>::infinity(); }
+  static T Combine(const T& acc, const T& x) {
+    const T mi = Eigen::numext::mini(acc, x);
+    const T ma = Eigen::numext::maxi(acc, x);
+    if (ma < Eigen::NumTraits<T>::lowest()) return ma;
+    return T(Eigen::numext::log1p(Eigen::numext::exp(T(mi - ma))) + ma);
+  }
+};
+
+template <typename T, typename Tidx, typename Reducer>
+class ScanOp : public OpKernel {
+ public:
+  explicit ScanOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("exclusive", &exclusive_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("reverse", &reverse_));
   }
@@ -89,10 +179,11 @@ class CumsumOp : public OpKernel {
     const int64_t raw_axis = static_cast<int64_t>(axis_t.scalar<Tidx>()());
     const int64_t dims = x.dims();
     const int64_t axis = raw_axis < 0 ? raw_axis + dims : raw_axis;
+    // TensorFlow reports the axis after adding the rank to a negative one.
     OP_REQUIRES(ctx, axis >= 0 && axis < dims,
                 errors::InvalidArgument(
                     "ScanOp: Expected scan axis in the range [", -dims, ", ",
-                    dims, "), but got ", raw_axis));
+                    dims, "), but got ", axis));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
     if (x.NumElements() == 0) return;
@@ -106,15 +197,15 @@ class CumsumOp : public OpKernel {
       const T* ib = in + b * n * inner;
       T* ob = o + b * n * inner;
       for (int64_t c = 0; c < inner; ++c) {
-        T sum = T(0);
+        T acc = Reducer::Identity();
         for (int64_t s = 0; s < n; ++s) {
           const int64_t i = (reverse_ ? n - 1 - s : s) * inner + c;
           if (exclusive_) {
-            ob[i] = sum;
-            sum += ib[i];
+            ob[i] = acc;
+            acc = Reducer::Combine(acc, ib[i]);
           } else {
-            sum += ib[i];
-            ob[i] = sum;
+            acc = Reducer::Combine(acc, ib[i]);
+            ob[i] = acc;
           }
         }
       }
@@ -126,23 +217,31 @@ class CumsumOp : public OpKernel {
   bool reverse_ = false;
 };
 
-#define REGISTER_CUMSUM_IDX(T, Tidx)                                    \
-  REGISTER_KERNEL_BUILDER(Name("Cumsum")                                \
+#define REGISTER_SCAN_IDX(NAME, REDUCER, T, Tidx)                       \
+  REGISTER_KERNEL_BUILDER(Name(NAME)                                    \
                               .Device(DEVICE_CPU)                       \
                               .TypeConstraint<T>("T")                   \
                               .TypeConstraint<Tidx>("Tidx"),            \
-                          CumsumOp<T, Tidx>)
-#define REGISTER_CUMSUM(T)           \
-  REGISTER_CUMSUM_IDX(T, int32_t);   \
-  REGISTER_CUMSUM_IDX(T, int64_t)
-REGISTER_CUMSUM(float);
-REGISTER_CUMSUM(double);
-REGISTER_CUMSUM(int32_t);
-REGISTER_CUMSUM(int64_t);
-REGISTER_CUMSUM(Eigen::half);
-REGISTER_CUMSUM(Eigen::bfloat16);
-#undef REGISTER_CUMSUM
-#undef REGISTER_CUMSUM_IDX
+                          ScanOp<T, Tidx, REDUCER<T>>)
+#define REGISTER_SCAN(NAME, REDUCER, T)               \
+  REGISTER_SCAN_IDX(NAME, REDUCER, T, int32_t);       \
+  REGISTER_SCAN_IDX(NAME, REDUCER, T, int64_t)
+#define REGISTER_SUM_PROD(T)                     \
+  REGISTER_SCAN("Cumsum", SumReducer, T);        \
+  REGISTER_SCAN("Cumprod", ProdReducer, T)
+REGISTER_SUM_PROD(float);
+REGISTER_SUM_PROD(double);
+REGISTER_SUM_PROD(int32_t);
+REGISTER_SUM_PROD(int64_t);
+REGISTER_SUM_PROD(Eigen::half);
+REGISTER_SUM_PROD(Eigen::bfloat16);
+REGISTER_SCAN("CumulativeLogsumexp", LogSumExpReducer, float);
+REGISTER_SCAN("CumulativeLogsumexp", LogSumExpReducer, double);
+REGISTER_SCAN("CumulativeLogsumexp", LogSumExpReducer, Eigen::half);
+REGISTER_SCAN("CumulativeLogsumexp", LogSumExpReducer, Eigen::bfloat16);
+#undef REGISTER_SUM_PROD
+#undef REGISTER_SCAN
+#undef REGISTER_SCAN_IDX
 
 // ---- TopKV2 -------------------------------------------------------------------
 
@@ -233,6 +332,69 @@ REGISTER_TOPK(Eigen::half);
 REGISTER_TOPK(Eigen::bfloat16);
 #undef REGISTER_TOPK
 #undef REGISTER_TOPK_K
+
+// ---- InTopKV2 -------------------------------------------------------------------
+
+// precision[b]: fewer than k predictions in row b beat the target class's
+// (ties do not count against it). False for a target outside [0, classes)
+// or a row holding a non-finite prediction where it is looked at.
+template <typename Tidx>
+class InTopKOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& predictions = ctx->input(0);
+    const Tensor& targets = ctx->input(1);
+    const Tensor& k_in = ctx->input(2);
+    OP_REQUIRES(ctx, TensorShapeUtils::IsScalar(k_in.shape()),
+                errors::InvalidArgument("k must be 0-D, got shape ",
+                                        k_in.shape().DebugString()));
+    OP_REQUIRES(ctx, predictions.dims() == 2,
+                errors::InvalidArgument("predictions must be 2-dimensional"));
+    OP_REQUIRES(ctx, targets.dims() == 1,
+                errors::InvalidArgument("targets must be 1-dimensional"));
+    OP_REQUIRES(ctx, predictions.dim_size(0) == targets.dim_size(0),
+                errors::InvalidArgument("First dimension of predictions ",
+                                        predictions.dim_size(0),
+                                        " must match length of targets ",
+                                        targets.dim_size(0)));
+    const int64_t k = static_cast<int64_t>(k_in.scalar<Tidx>()());
+    const int64_t batch = predictions.dim_size(0);
+    const int64_t classes = predictions.dim_size(1);
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, targets.shape(), &out));
+    const float* p = predictions.flat<float>().data();
+    const Tidx* t = targets.flat<Tidx>().data();
+    bool* o = out->flat<bool>().data();
+    for (int64_t b = 0; b < batch; ++b) {
+      const float* row = p + b * classes;
+      const int64_t target = static_cast<int64_t>(t[b]);
+      bool cannot_say = target < 0 || target >= classes ||
+                        !std::isfinite(row[target]);
+      int64_t more_probable = 0;
+      if (!cannot_say) {
+        const float target_prediction = row[target];
+        for (int64_t c = 0; c < classes; ++c) {
+          const float pred = row[c];
+          if (!std::isfinite(pred)) {
+            cannot_say = true;
+            break;
+          }
+          if (pred > target_prediction && ++more_probable > k) break;
+        }
+      }
+      o[b] = !cannot_say && more_probable < k;
+    }
+  }
+};
+
+REGISTER_KERNEL_BUILDER(
+    Name("InTopKV2").Device(DEVICE_CPU).TypeConstraint<int32_t>("T"),
+    InTopKOp<int32_t>);
+REGISTER_KERNEL_BUILDER(
+    Name("InTopKV2").Device(DEVICE_CPU).TypeConstraint<int64_t>("T"),
+    InTopKOp<int64_t>);
 
 }  // namespace
 }  // namespace tributary

@@ -1,5 +1,5 @@
 // Math ops: element-wise arithmetic, comparisons, logic, casts, MatMul,
-// reductions and Range.
+// reductions, Range, LinSpace, scans, bitwise ops and special functions.
 //
 // Binary element-wise ops broadcast their inputs (numpy rules). Each op keeps
 // TensorFlow's own allowed type set, which differ from op to op for historical
@@ -31,6 +31,10 @@ constexpr char kMinMaxT[] =
 // Transcendental unary ops and their gradients: floating and complex only.
 constexpr char kFloatOrComplexT[] =
     "T: {bfloat16, half, float, double, complex64, complex128}";
+
+// Bitwise ops.
+constexpr char kIntegerT[] =
+    "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}";
 
 // Index type of reduction axes.
 constexpr char kReductionTidx[] = "Tidx: {int32, int64} = DT_INT32";
@@ -152,6 +156,116 @@ REGISTER_OP("Pow")
         "T: {bfloat16, float, half, double, int8, int16, int32, int64, "
         "complex64, complex128}");
 
+// Truncating division and remainder (C's / and %, rounding toward zero);
+// Mod is TruncateMod's older name.
+REGISTER_OP("TruncateDiv")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kBinaryArithmeticT);
+
+REGISTER_OP("TruncateMod")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int32, int64, bfloat16, half, float, double}");
+
+REGISTER_OP("Mod")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int32, int64, half, bfloat16, float, double}");
+
+// atan2(y, x), the angle of the point (x, y).
+REGISTER_OP("Atan2")
+    .Input("y: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double}");
+
+// x * log(y), x / y, x * log1p(y), all 0 where x == 0 (even for y == 0 or
+// NaN); x * y, but 0 where y == 0 (even for x NaN or infinite).
+REGISTER_OP("Xlogy")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {half, bfloat16, float, double, complex64, complex128}");
+
+REGISTER_OP("Xdivy")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {half, bfloat16, float, double, complex64, complex128}");
+
+REGISTER_OP("Xlog1py")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {half, bfloat16, float, double, complex64, complex128}");
+
+REGISTER_OP("MulNoNan")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kFloatOrComplexT);
+
+// t clipped to [clip_value_min, clip_value_max]; the bounds are t's shape or
+// scalars (no other broadcasting).
+REGISTER_OP("ClipByValue")
+    .Input("t: T")
+    .Input("clip_value_min: T")
+    .Input("clip_value_max: T")
+    .Output("output: T")
+    .Attr("T: numbertype");
+
+// --- Bitwise -----------------------------------------------------------------
+
+REGISTER_OP("BitwiseAnd")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kIntegerT)
+    .SetIsCommutative();
+
+REGISTER_OP("BitwiseOr")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kIntegerT)
+    .SetIsCommutative();
+
+REGISTER_OP("BitwiseXor")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kIntegerT)
+    .SetIsCommutative();
+
+// Shift counts outside [0, bits) are clamped to that range; right shifts of
+// signed values are arithmetic.
+REGISTER_OP("LeftShift")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kIntegerT);
+
+REGISTER_OP("RightShift")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kIntegerT);
+
+REGISTER_OP("Invert")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kIntegerT);
+
+// Set bits per element (of the two's-complement pattern for signed types).
+REGISTER_OP("PopulationCount")
+    .Input("x: T")
+    .Output("y: uint8")
+    .Attr(kIntegerT);
+
 // --- Unary arithmetic --------------------------------------------------------
 
 REGISTER_OP("Neg")
@@ -261,6 +375,94 @@ REGISTER_OP("Sign")
         "T: {bfloat16, half, float, double, int8, int16, int32, int64, "
         "complex64, complex128}");
 
+// 1 / x under its older name.
+REGISTER_OP("Inv")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, int8, int16, int32, int64, "
+        "complex64, complex128}");
+
+// Round half to even (banker's rounding); Rint is the same for floats.
+REGISTER_OP("Round")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, int8, int16, int32, int64, "
+        "complex64, complex128}");
+
+REGISTER_OP("Rint")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}");
+
+REGISTER_OP("Tan")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Asin")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Acos")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Atan")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Sinh")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Cosh")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Asinh")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Acosh")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("Atanh")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kFloatOrComplexT);
+
+// Special functions: log|Gamma(x)|, its derivative, the inverse error
+// function and the inverse of the standard normal CDF.
+REGISTER_OP("Lgamma")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}");
+
+REGISTER_OP("Digamma")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}");
+
+REGISTER_OP("Erfinv")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}");
+
+REGISTER_OP("Ndtri")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}");
+
 // Householder QR of each innermost [M, N] matrix: q [..., M, P], r [..., P, N]
 // with P = M when full_matrices, else min(M, N) (tf.linalg.qr; the
 // orthogonal initializer).
@@ -280,6 +482,33 @@ REGISTER_OP("TanhGrad")
     .Attr(kFloatOrComplexT);
 
 REGISTER_OP("SigmoidGrad")
+    .Input("y: T")
+    .Input("dy: T")
+    .Output("z: T")
+    .Attr(kFloatOrComplexT);
+
+// Gradients of Sqrt, Rsqrt and Reciprocal (Inv) through their output y:
+// dy * 0.5 / y, dy * -0.5 * y^3, dy * -y^2, each 0 where dy == 0 (so an
+// infinite or NaN y with a zero gradient gives 0, not NaN).
+REGISTER_OP("SqrtGrad")
+    .Input("y: T")
+    .Input("dy: T")
+    .Output("z: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("RsqrtGrad")
+    .Input("y: T")
+    .Input("dy: T")
+    .Output("z: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("ReciprocalGrad")
+    .Input("y: T")
+    .Input("dy: T")
+    .Output("z: T")
+    .Attr(kFloatOrComplexT);
+
+REGISTER_OP("InvGrad")
     .Input("y: T")
     .Input("dy: T")
     .Output("z: T")
@@ -500,6 +729,23 @@ REGISTER_OP("Range")
         "Tidx: {bfloat16, half, float, double, int8, int16, int32, int64, "
         "uint16, uint32, uint64} = DT_INT32");
 
+// num evenly spaced values from start to stop inclusive (num > 0).
+REGISTER_OP("LinSpace")
+    .Input("start: T")
+    .Input("stop: T")
+    .Input("num: Tidx")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("Tidx: {int32, int64} = DT_INT32");
+
+// The index of the bucket each value falls in: the number of boundaries
+// <= the value (boundaries must be sorted).
+REGISTER_OP("Bucketize")
+    .Input("input: T")
+    .Output("output: int32")
+    .Attr("T: {int32, int64, float, double}")
+    .Attr("boundaries: list(float)");
+
 // --- Floating-point classification (mixed-precision loss scaling) -----------
 
 REGISTER_OP("IsFinite")
@@ -517,6 +763,24 @@ REGISTER_OP("IsInf")
     .Output("y: bool")
     .Attr("T: {bfloat16, half, float, double}");
 
+// Passes the tensor through unchanged, or fails the step with
+// InvalidArgument "<message> : Tensor had ... values" naming what it found
+// (V1: Inf/NaN; V2 tells -Inf from +Inf). Stateful so that it is never
+// folded or pruned as a pure function.
+REGISTER_OP("CheckNumerics")
+    .Input("tensor: T")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("message: string")
+    .SetIsStateful();
+
+REGISTER_OP("CheckNumericsV2")
+    .Input("tensor: T")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("message: string")
+    .SetIsStateful();
+
 // --- Scans and selection -----------------------------------------------------
 
 // Running sum along `axis`; exclusive leaves out the element itself, reverse
@@ -529,6 +793,36 @@ REGISTER_OP("Cumsum")
     .Output("out: T")
     .Attr("T: numbertype")
     .Attr("Tidx: {int32, int64} = DT_INT32");
+
+// Running product, and running log(sum(exp)) (computed stably, starting
+// from -inf), with Cumsum's exclusive/reverse.
+REGISTER_OP("Cumprod")
+    .Input("x: T")
+    .Input("axis: Tidx")
+    .Attr("exclusive: bool = false")
+    .Attr("reverse: bool = false")
+    .Output("out: T")
+    .Attr("T: numbertype")
+    .Attr("Tidx: {int32, int64} = DT_INT32");
+
+REGISTER_OP("CumulativeLogsumexp")
+    .Input("x: T")
+    .Input("axis: Tidx")
+    .Attr("exclusive: bool = false")
+    .Attr("reverse: bool = false")
+    .Output("out: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("Tidx: {int32, int64} = DT_INT32");
+
+// Whether each row's target class is among its k largest predictions (ties
+// count in the target's favour; a non-finite target prediction or an
+// out-of-range target is false).
+REGISTER_OP("InTopKV2")
+    .Input("predictions: float")
+    .Input("targets: T")
+    .Input("k: T")
+    .Output("precision: bool")
+    .Attr("T: {int32, int64} = DT_INT32");
 
 // The k largest entries of each last-dimension row and their indices (ties:
 // the lower index first).
