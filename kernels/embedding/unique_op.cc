@@ -1,9 +1,18 @@
-// Unique and UniqueWithCounts: the distinct values of a 1-D tensor in order
-// of first appearance, each element's position among them, and (WithCounts)
-// how often each appears.
+// Unique, UniqueWithCounts and their V2 forms with an `axis` input: the
+// distinct values (V2 with an axis: the distinct slices along that axis) in
+// order of first appearance, each element's (slice's) position among them,
+// and (WithCounts) how often each appears.
+//
+// V2's axis is a vector of at most one element (InvalidArgument "axis
+// expects a 1D vector." / "axis does not support input tensors larger than 1
+// elements"); empty means the input must be 1-D, as for V1 ("unique expects
+// a 1D vector."); a negative axis counts from the end ("axis has to be
+// between [0, 2)"). y has x's shape with dim `axis` cut to the number of
+// distinct slices; idx and count are vectors.
 //
 // Values compare with ==, as TensorFlow's kernel does: -0.0 equals 0.0 (the
-// first one seen is kept) and every NaN is distinct.
+// first one seen is kept) and every NaN is distinct; slices compare
+// element by element (so all empty slices are equal).
 
 #include <cmath>
 #include <cstdint>
@@ -43,41 +52,100 @@ class UniqueOp : public OpKernel {
 
   void Compute(OpKernelContext* context) override {
     const Tensor& input = context->input(0);
-    OP_REQUIRES(context, input.dims() == 1,
-                errors::InvalidArgument("unique expects a 1D vector."));
-    const int64_t n = input.NumElements();
+    // x viewed as [outer, mid, inner]; the slices x[:, k, :] are compared.
+    int64_t outer = 1, mid = 0, inner = 1;
+    int axis = 0;
+    bool has_axis = false;
+    if (context->num_inputs() > 1) {
+      const Tensor& axis_t = context->input(1);
+      OP_REQUIRES(context, axis_t.dims() == 1,
+                  errors::InvalidArgument("axis expects a 1D vector."));
+      OP_REQUIRES(context, axis_t.NumElements() <= 1,
+                  errors::InvalidArgument(
+                      "axis does not support input tensors larger than 1 "
+                      "elements"));
+      if (axis_t.NumElements() == 1) {
+        int64_t a = axis_t.dtype() == DT_INT32
+                        ? axis_t.flat<int32_t>()(0)
+                        : axis_t.flat<int64_t>()(0);
+        if (a < 0) a += input.dims();
+        OP_REQUIRES(context, a >= 0 && a < input.dims(),
+                    errors::InvalidArgument("axis has to be between [0, ",
+                                            input.dims(), ")"));
+        axis = static_cast<int>(a);
+        has_axis = true;
+      }
+    }
+    if (!has_axis) {
+      OP_REQUIRES(context, input.dims() == 1,
+                  errors::InvalidArgument("unique expects a 1D vector."));
+    }
+    for (int d = 0; d < axis; ++d) outer *= input.dim_size(d);
+    mid = input.dim_size(axis);
+    for (int d = axis + 1; d < input.dims(); ++d) inner *= input.dim_size(d);
     const DataType idx_type = context->expected_output_dtype(1);
     OP_REQUIRES(
         context,
-        idx_type == DT_INT64 || n <= std::numeric_limits<int32_t>::max(),
+        idx_type == DT_INT64 ||
+            input.NumElements() <= std::numeric_limits<int32_t>::max(),
         errors::InvalidArgument(
             "unique does not support input tensors larger than ",
             std::numeric_limits<int32_t>::max(), " elements"));
-    const T* x = n > 0 ? input.flat<T>().data() : nullptr;
+    const T* x = input.NumElements() > 0 ? input.flat<T>().data() : nullptr;
+    auto at = [&](int64_t o, int64_t k, int64_t i) -> const T& {
+      return x[(o * mid + k) * inner + i];
+    };
 
-    std::unordered_map<T, int64_t, ValueHash<T>> first_position;
-    first_position.reserve(static_cast<size_t>(n));
-    std::vector<int64_t> idx(static_cast<size_t>(n));
+    // Slices by number: hash and equality look at every element.
+    auto slice_hash = [&](int64_t k) {
+      size_t h = 0;
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t i = 0; i < inner; ++i) {
+          h = h * 1000003u ^ ValueHash<T>()(at(o, k, i));
+        }
+      }
+      return h;
+    };
+    auto slice_eq = [&](int64_t a, int64_t b) {
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t i = 0; i < inner; ++i) {
+          if (!(at(o, a, i) == at(o, b, i))) return false;
+        }
+      }
+      return true;
+    };
+    std::unordered_map<int64_t, int64_t, decltype(slice_hash),
+                       decltype(slice_eq)>
+        first_position(static_cast<size_t>(mid), slice_hash, slice_eq);
+    std::vector<int64_t> idx(static_cast<size_t>(mid));
     std::vector<int64_t> counts;
-    std::vector<const T*> uniques;
-    for (int64_t i = 0; i < n; ++i) {
+    std::vector<int64_t> uniques;  // slice numbers, in order of appearance
+    for (int64_t k = 0; k < mid; ++k) {
       auto [it, inserted] =
-          first_position.emplace(x[i], static_cast<int64_t>(uniques.size()));
+          first_position.emplace(k, static_cast<int64_t>(uniques.size()));
       if (inserted) {
-        uniques.push_back(&x[i]);
+        uniques.push_back(k);
         counts.push_back(0);
       }
-      idx[i] = it->second;
+      idx[k] = it->second;
       ++counts[it->second];
     }
 
+    TensorShape y_shape = input.shape();
+    y_shape.set_dim(axis, static_cast<int64_t>(uniques.size()));
     Tensor* y = nullptr;
-    OP_REQUIRES_OK(
-        context,
-        context->allocate_output(
-            0, TensorShape({static_cast<int64_t>(uniques.size())}), &y));
-    T* out = y->NumElements() > 0 ? y->flat<T>().data() : nullptr;
-    for (size_t u = 0; u < uniques.size(); ++u) out[u] = *uniques[u];
+    OP_REQUIRES_OK(context, context->allocate_output(0, y_shape, &y));
+    if (y->NumElements() > 0) {
+      T* out = y->flat<T>().data();
+      const int64_t n = static_cast<int64_t>(uniques.size());
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t u = 0; u < n; ++u) {
+          for (int64_t i = 0; i < inner; ++i) {
+            out[(o * n + u) * inner + i] = at(o, uniques[u], i);
+          }
+        }
+      }
+    }
 
     OP_REQUIRES_OK(context, WriteIndices(context, 1, idx));
     if (context->num_outputs() > 2) {
@@ -107,20 +175,20 @@ class UniqueOp : public OpKernel {
 };
 
 // TensorFlow registers Unique on CPU for the real number types, string and
-// bool, with int32 and int64 out_idx.
-#define TRIB_REGISTER_UNIQUE(T)                             \
+// bool, with int32 and int64 out_idx; the V2 forms also take an int32 or
+// int64 axis.
+#define TRIB_REGISTER_UNIQUE_OP(OP, T)                      \
   REGISTER_KERNEL_BUILDER(                                  \
-      Name("Unique")                                        \
-          .Device(DEVICE_CPU)                               \
-          .TypeConstraint<T>("T")                           \
-          .TypeConstraint("out_idx", {DT_INT32, DT_INT64}), \
-      UniqueOp<T>);                                         \
-  REGISTER_KERNEL_BUILDER(                                  \
-      Name("UniqueWithCounts")                              \
+      Name(OP)                                              \
           .Device(DEVICE_CPU)                               \
           .TypeConstraint<T>("T")                           \
           .TypeConstraint("out_idx", {DT_INT32, DT_INT64}), \
       UniqueOp<T>)
+#define TRIB_REGISTER_UNIQUE(T)                          \
+  TRIB_REGISTER_UNIQUE_OP("Unique", T);                  \
+  TRIB_REGISTER_UNIQUE_OP("UniqueWithCounts", T);        \
+  TRIB_REGISTER_UNIQUE_OP("UniqueV2", T);                \
+  TRIB_REGISTER_UNIQUE_OP("UniqueWithCountsV2", T)
 
 TRIB_REGISTER_UNIQUE(float);
 TRIB_REGISTER_UNIQUE(double);
@@ -137,6 +205,7 @@ TRIB_REGISTER_UNIQUE(uint64_t);
 TRIB_REGISTER_UNIQUE(bool);
 TRIB_REGISTER_UNIQUE(std::string);
 #undef TRIB_REGISTER_UNIQUE
+#undef TRIB_REGISTER_UNIQUE_OP
 
 }  // namespace
 }  // namespace tributary

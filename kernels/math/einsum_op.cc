@@ -1,6 +1,8 @@
 // Einsum (TensorFlow's signature: N inputs, attr equation) for one or two
 // inputs, planned by einsum_spec.h.
 //
+// An input with a label repeated (a diagonal, "ii->i", "iij->j") is first
+// reduced to its diagonal, one axis per distinct label (TakeDiagonal).
 // One input: a single permute-and-sum pass into the output's label order.
 // Two inputs: each is permuted (summing its private labels away) into
 //   x: [batch..., free0..., contracted...]   y: [batch..., contracted...,
@@ -72,6 +74,56 @@ void PermuteSum(const T* in, const std::vector<int>& in_labels,
   }
 }
 
+// One einsum operand as the plan's distinct labels see it: the input
+// itself, or (a label repeated) its diagonal, gathered into `storage`.
+template <typename T>
+struct Operand {
+  const T* data = nullptr;
+  std::vector<int64_t> dims;
+  std::vector<T> storage;
+};
+
+// in (axes labelled `raw`, sizes `in_dims`) reduced to one axis per label of
+// `distinct`: out[c] = in[the element whose every axis takes the coordinate
+// of its label in c].
+template <typename T>
+void TakeDiagonal(const T* in, const std::vector<int>& raw,
+                  const std::vector<int64_t>& in_dims,
+                  const std::vector<int>& distinct, Operand<T>* out) {
+  const int rank = static_cast<int>(raw.size());
+  std::vector<int64_t> in_strides(rank, 1);
+  for (int a = rank - 2; a >= 0; --a) {
+    in_strides[a] = in_strides[a + 1] * in_dims[a + 1];
+  }
+  const int drank = static_cast<int>(distinct.size());
+  std::vector<int64_t> stride(drank, 0);  // Input step per distinct axis.
+  out->dims.assign(drank, 0);
+  for (int d = 0; d < drank; ++d) {
+    for (int a = 0; a < rank; ++a) {
+      if (raw[a] == distinct[d]) {
+        stride[d] += in_strides[a];
+        out->dims[d] = in_dims[a];
+      }
+    }
+  }
+  int64_t size = 1;
+  for (int64_t d : out->dims) size *= d;
+  out->storage.resize(size);
+  out->data = out->storage.data();
+  if (size == 0) return;
+  std::vector<int64_t> coord(drank, 0);
+  int64_t offset = 0;
+  for (int64_t i = 0; i < size; ++i) {
+    out->storage[i] = in[offset];
+    for (int d = drank - 1; d >= 0; --d) {
+      offset += stride[d];
+      if (++coord[d] < out->dims[d]) break;
+      offset -= stride[d] * out->dims[d];
+      coord[d] = 0;
+    }
+  }
+}
+
 std::vector<int64_t> Dims(const Tensor& t) {
   return std::vector<int64_t>(t.shape().dim_sizes().begin(),
                               t.shape().dim_sizes().end());
@@ -114,16 +166,26 @@ class EinsumOp : public OpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan.output_shape, &out));
     std::vector<int64_t> out_dims = Dims(*out);
+    std::vector<Operand<T>> operands(ctx->num_inputs());
+    for (int i = 0; i < ctx->num_inputs(); ++i) {
+      const Tensor& t = ctx->input(i);
+      const T* data = t.NumElements() > 0 ? t.flat<T>().data() : nullptr;
+      if (plan.raw_input_labels[i].size() != plan.input_labels[i].size()) {
+        TakeDiagonal<T>(data, plan.raw_input_labels[i], Dims(t),
+                        plan.input_labels[i], &operands[i]);
+      } else {
+        operands[i].data = data;
+        operands[i].dims = Dims(t);
+      }
+    }
     if (ctx->num_inputs() == 1) {
-      const Tensor& x = ctx->input(0);
-      PermuteSum<T>(x.flat<T>().data(), plan.input_labels[0], Dims(x),
+      PermuteSum<T>(operands[0].data, plan.input_labels[0], operands[0].dims,
                     plan.output_labels, out_dims, out->flat<T>().data());
       return;
     }
     OP_REQUIRES_OK(ctx, functor::MatMulBackendStatus<T>());
-    const Tensor& x = ctx->input(0);
-    const Tensor& y = ctx->input(1);
-    const std::vector<int64_t> x_in = Dims(x), y_in = Dims(y);
+    const std::vector<int64_t>& x_in = operands[0].dims;
+    const std::vector<int64_t>& y_in = operands[1].dims;
     const auto& xl = plan.input_labels[0];
     const auto& yl = plan.input_labels[1];
     const std::vector<int> x_labels =
@@ -144,8 +206,8 @@ class EinsumOp : public OpKernel {
     if (out->NumElements() == 0) return;
 
     std::vector<T> xp(Product(x_dims)), yp(Product(y_dims));
-    PermuteSum<T>(x.flat<T>().data(), xl, x_in, x_labels, x_dims, xp.data());
-    PermuteSum<T>(y.flat<T>().data(), yl, y_in, y_labels, y_dims, yp.data());
+    PermuteSum<T>(operands[0].data, xl, x_in, x_labels, x_dims, xp.data());
+    PermuteSum<T>(operands[1].data, yl, y_in, y_labels, y_dims, yp.data());
 
     const std::vector<int> r_labels =
         Concat({plan.batch, plan.free0, plan.free1});

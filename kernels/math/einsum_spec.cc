@@ -106,12 +106,6 @@ absl::StatusOr<EinsumPlan> PlanEinsum(const std::string& equation,
     }
     for (size_t a = 0; a < labels.size(); ++a) {
       const int id = labels[a];
-      if (std::count(labels.begin(), labels.end(), id) > 1) {
-        return errors::Unimplemented(
-            "Einsum with a label repeated within one input (a diagonal or "
-            "trace) is not supported: ",
-            equation);
-      }
       const int64_t size = inputs[i].dim_size(static_cast<int>(a));
       int64_t& known = plan.label_size[id];
       if (id < kLetters) {
@@ -130,7 +124,17 @@ absl::StatusOr<EinsumPlan> PlanEinsum(const std::string& equation,
         known = size;
       }
     }
-    plan.input_labels.push_back(std::move(labels));
+    // A label repeated within the input selects its diagonal: the kernel
+    // works on the input with one axis per distinct label, in order of first
+    // appearance (sizes were checked equal above).
+    std::vector<int> distinct;
+    for (int id : labels) {
+      if (std::find(distinct.begin(), distinct.end(), id) == distinct.end()) {
+        distinct.push_back(id);
+      }
+    }
+    plan.raw_input_labels.push_back(std::move(labels));
+    plan.input_labels.push_back(std::move(distinct));
   }
 
   TRIB_ASSIGN_OR_RETURN(std::vector<int> out_ids,

@@ -7,9 +7,10 @@
 // leading broadcast dimensions (right-aligned; size 1 broadcasts against the
 // other input, as NumPy does). Broadcast dimensions must appear in the output
 // (TensorFlow requires the "..." there whenever there are any). Labels absent
-// from the output are summed. A label repeated within one input (a diagonal
-// or trace, e.g. "ii->i") is UNIMPLEMENTED; TensorFlow supports it, but no
-// Keras layer emits it.
+// from the output are summed. A label repeated within one input takes that
+// input's diagonal, as TensorFlow does ("ii->i" is the diagonal, "ii->" the
+// trace, "iij->j" the diagonal summed): its axes must have one size, and the
+// kernel first reduces such an input to one axis per distinct label.
 //
 // Every label gets an id; a named label keeps one size everywhere, a
 // broadcast dimension may be 1 on one side.
@@ -26,7 +27,11 @@
 namespace tributary {
 
 struct EinsumPlan {
-  // Per input: the label id of each axis.
+  // Per input: the label id of each axis, as written (a label may repeat).
+  std::vector<std::vector<int>> raw_input_labels;
+  // Per input: its distinct label ids in order of first appearance, the axes
+  // of the input once its diagonals are taken (equal to raw_input_labels
+  // when no label repeats).
   std::vector<std::vector<int>> input_labels;
   std::vector<int> output_labels;
   // Output size of each label id (the broadcast size for "..." dimensions).
@@ -40,8 +45,8 @@ struct EinsumPlan {
   std::vector<int> batch, free0, free1, contracted;
 };
 
-// InvalidArgument for a malformed equation or mismatched shapes,
-// Unimplemented for repeated labels within an input.
+// InvalidArgument for a malformed equation or mismatched shapes (including
+// the axes of a repeated label having different sizes).
 absl::StatusOr<EinsumPlan> PlanEinsum(const std::string& equation,
                                       const std::vector<TensorShape>& inputs);
 

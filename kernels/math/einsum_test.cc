@@ -56,9 +56,53 @@ TEST(EinsumSpecTest, Errors) {
   // Broadcast dimensions must reach the output.
   EXPECT_EQ(PlanEinsum("...j->j", {TensorShape({2, 3})}).status().code(),
             absl::StatusCode::kInvalidArgument);
-  auto diag = PlanEinsum("ii->i", {TensorShape({3, 3})});
-  EXPECT_EQ(diag.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(diag.status().message().find("diagonal"), std::string::npos);
+  // A repeated label's axes must have one size.
+  EXPECT_EQ(PlanEinsum("ii->i", {TensorShape({3, 4})}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(EinsumSpecTest, RepeatedLabelsKeepOneAxisEach) {
+  auto plan = PlanEinsum("iij,jk->ik", {TensorShape({3, 3, 2}),
+                                        TensorShape({2, 4})});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->raw_input_labels[0].size(), 3u);
+  EXPECT_EQ(plan->input_labels[0].size(), 2u);
+  EXPECT_EQ(plan->output_shape, TensorShape({3, 4}));
+}
+
+TEST(EinsumOpTest, DiagonalTraceAndDiagonalContraction) {
+  const Tensor m = Iota(TensorShape({3, 3}));  // m[i][j] = 1 + 0.5 (3i + j)
+  auto diag = Einsum("ii->i", {m});
+  ASSERT_TRUE(diag.ok()) << diag.status();
+  ASSERT_EQ(diag->shape(), TensorShape({3}));
+  for (int i = 0; i < 3; ++i)
+    EXPECT_FLOAT_EQ(diag->flat<float>()(i), 1 + 0.5f * (4 * i));
+  auto trace = Einsum("ii->", {m});
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  EXPECT_FLOAT_EQ(trace->scalar<float>()(), 3 + 0.5f * (0 + 4 + 8));
+  // t[i][i][j] summed over i, and the diagonal taken on both operands.
+  const Tensor t = Iota(TensorShape({2, 2, 3}));
+  auto t3 = t.tensor<float, 3>();
+  auto iij = Einsum("iij->j", {t});
+  ASSERT_TRUE(iij.ok()) << iij.status();
+  for (int j = 0; j < 3; ++j)
+    EXPECT_FLOAT_EQ(iij->flat<float>()(j), t3(0, 0, j) + t3(1, 1, j));
+  auto both = Einsum("iij,kk->jk", {t, Iota(TensorShape({2, 2}))});
+  ASSERT_TRUE(both.ok()) << both.status();
+  ASSERT_EQ(both->shape(), TensorShape({3, 2}));
+  const float d[2] = {1.0f, 1 + 0.5f * 3};  // diagonal of the 2x2 Iota
+  for (int j = 0; j < 3; ++j)
+    for (int k = 0; k < 2; ++k)
+      EXPECT_FLOAT_EQ(both->matrix<float>()(j, k),
+                      (t3(0, 0, j) + t3(1, 1, j)) * d[k]);
+  // Repeated labels on a batch dimension of a product: bii,bij->bj.
+  auto batch = Einsum("bii,bij->bj", {Iota(TensorShape({2, 2, 2})),
+                                     Iota(TensorShape({2, 2, 3}))});
+  ASSERT_TRUE(batch.ok()) << batch.status();
+  ASSERT_EQ(batch->shape(), TensorShape({2, 3}));
+  auto empty = Einsum("ii->i", {Tensor(DT_FLOAT, TensorShape({0, 0}))});
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_EQ(empty->shape(), TensorShape({0}));
 }
 
 TEST(EinsumOpTest, MatMulAndTranspose) {

@@ -9,7 +9,9 @@
 //   nearest    src = half_pixel_centers ? (dst + 0.5) * scale : dst * scale,
 //              then round (align_corners) or floor, clamped to [0, in - 1].
 // Bilinear always outputs float (any input T); nearest keeps T. The
-// gradients scatter the output gradient back with the same taps and weights.
+// gradients scatter the output gradient back with the same taps and weights;
+// ResizeBilinearGrad sums its float terms in T (double for float64), as
+// TensorFlow does.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -246,8 +248,13 @@ class ResizeBilinearGradOp : public OpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, original.shape(), &out));
     const int64_t size = out->NumElements();
-    std::vector<float> acc(size, 0.0f);
-    if (grads.NumElements() > 0 && size > 0) {
+    if (size == 0) return;
+    // As TensorFlow's CPU kernel: each term is computed in float
+    // (grad * y weight * x weight) and added to the output in T, so float64
+    // gradients accumulate in double (and half/bfloat16 in their own type).
+    T* acc = out->flat<T>().data();
+    std::fill(acc, acc + size, T(0));
+    if (grads.NumElements() > 0) {
       const Taps ys = BilinearTaps(
           in_h, out_h, ResizeScale(in_h, out_h, attrs_.align_corners),
           attrs_.half_pixel_centers);
@@ -256,27 +263,25 @@ class ResizeBilinearGradOp : public OpKernel {
           attrs_.half_pixel_centers);
       const float* g = grads.flat<float>().data();
       for (int64_t b = 0; b < batch; ++b) {
-        float* image = acc.data() + b * in_h * in_w * channels;
+        T* image = acc + b * in_h * in_w * channels;
         for (int64_t y = 0; y < out_h; ++y) {
-          float* top = image + ys.lower[y] * in_w * channels;
-          float* bottom = image + ys.upper[y] * in_w * channels;
+          T* top = image + ys.lower[y] * in_w * channels;
+          T* bottom = image + ys.upper[y] * in_w * channels;
           const float yl = ys.lerp[y], iyl = 1.0f - yl;
           for (int64_t x = 0; x < out_w; ++x) {
             const int64_t l = xs.lower[x] * channels,
                           r = xs.upper[x] * channels;
             const float xl = xs.lerp[x], ixl = 1.0f - xl;
             for (int64_t c = 0; c < channels; ++c, ++g) {
-              top[l + c] += *g * iyl * ixl;
-              top[r + c] += *g * iyl * xl;
-              bottom[l + c] += *g * yl * ixl;
-              bottom[r + c] += *g * yl * xl;
+              top[l + c] += static_cast<T>(*g * iyl * ixl);
+              top[r + c] += static_cast<T>(*g * iyl * xl);
+              bottom[l + c] += static_cast<T>(*g * yl * ixl);
+              bottom[r + c] += static_cast<T>(*g * yl * xl);
             }
           }
         }
       }
     }
-    T* o = out->flat<T>().data();
-    for (int64_t i = 0; i < size; ++i) o[i] = static_cast<T>(acc[i]);
   }
 
  private:

@@ -1,5 +1,6 @@
 // ResizeNearestNeighborGrad: gradients summed into the source pixels the
 // forward copied from, for each coordinate mapping, and its errors.
+// ResizeBilinearGrad in float64: terms summed in double, as TensorFlow does.
 // (The forward ops are checked against TensorFlow in
 // tests/interop/einsum_resize_session_test.py.)
 
@@ -61,6 +62,22 @@ TEST(ResizeNearestNeighborGradTest, Errors) {
                                AsTensor<int32_t>({0, 2})});
   EXPECT_EQ(size.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(size.status().message(), "shape_t's elements must be positive");
+}
+
+TEST(ResizeBilinearGradTest, Float64SumsInDouble) {
+  // Width 1 -> 3: every term lands on the one original pixel. In float the
+  // 1e8 would swallow the small terms; TensorFlow sums float64 in double.
+  auto out = test::RunKernel(NodeDefBuilder("rb_grad", "ResizeBilinearGrad")
+                                 .Input("grads")
+                                 .Input("original_image")
+                                 .Attr("T", DT_DOUBLE)
+                                 .Attr("align_corners", false)
+                                 .Attr("half_pixel_centers", false)
+                                 .Build(),
+                             {AsTensor<float>({1e8f, 1.0f, 1.0f}, {1, 1, 3, 1}),
+                              AsTensor<double>({0.0}, {1, 1, 1, 1})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_NEAR((*out)[0].flat<double>()(0), 1e8 + 2.0, 1e-6);
 }
 
 }  // namespace

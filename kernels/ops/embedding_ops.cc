@@ -30,6 +30,27 @@ REGISTER_OP("UniqueWithCounts")
     .Attr("T: type")
     .Attr("out_idx: {int32, int64} = DT_INT32");
 
+// The distinct slices of x along axis[0] (axis: a vector of at most one
+// element; empty: x must be 1-D).
+REGISTER_OP("UniqueV2")
+    .Input("x: T")
+    .Input("axis: Taxis")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("Taxis: {int32, int64} = DT_INT64")
+    .Attr("out_idx: {int32, int64} = DT_INT32");
+
+REGISTER_OP("UniqueWithCountsV2")
+    .Input("x: T")
+    .Input("axis: Taxis")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Output("count: out_idx")
+    .Attr("T: type")
+    .Attr("Taxis: {int32, int64} = DT_INT64")
+    .Attr("out_idx: {int32, int64} = DT_INT32");
+
 // ---- Partition and stitch ----------------------------------------------------
 
 REGISTER_OP("DynamicPartition")
@@ -229,6 +250,25 @@ REGISTER_OP("SparseSegmentSqrtNGrad")
     .Attr("Tidx: {int32, int64} = DT_INT32")
     .Attr("Tsegmentids: {int32, int64} = DT_INT32");
 
+// The sparse gradients TensorFlow emits for a forward op built with
+// sparse_gradient=True: rows for the sorted distinct indices only.
+#define TRIB_SPARSE_SEGMENT_GRAD_V2(NAME)                  \
+  REGISTER_OP(NAME)                                        \
+      .Input("grad: T")                                    \
+      .Input("indices: Tidx")                              \
+      .Input("segment_ids: Tsegmentids")                   \
+      .Input("dense_output_dim0: int32")                   \
+      .Output("output: T")                                 \
+      .Output("sorted_unique_indices: Tidx")               \
+      .Attr("T: {bfloat16, half, float, double}")          \
+      .Attr("Tidx: {int32, int64} = DT_INT32")             \
+      .Attr("Tsegmentids: {int32, int64} = DT_INT32")
+
+TRIB_SPARSE_SEGMENT_GRAD_V2("SparseSegmentSumGradV2");
+TRIB_SPARSE_SEGMENT_GRAD_V2("SparseSegmentMeanGradV2");
+TRIB_SPARSE_SEGMENT_GRAD_V2("SparseSegmentSqrtNGradV2");
+#undef TRIB_SPARSE_SEGMENT_GRAD_V2
+
 // SparseTensor plumbing of feature columns (tf.sparse.reshape,
 // tf.sparse.fill_empty_rows, safe_embedding_lookup_sparse).
 REGISTER_OP("SparseReshape")
@@ -247,6 +287,16 @@ REGISTER_OP("SparseFillEmptyRows")
     .Output("output_values: T")
     .Output("empty_row_indicator: bool")
     .Output("reverse_index_map: int64")
+    .Attr("T: type");
+
+// The gradient of SparseFillEmptyRows: d_values[j] =
+// grad_values[reverse_index_map[j]], d_default_value = the sum of the
+// grad_values rows no entry of reverse_index_map names.
+REGISTER_OP("SparseFillEmptyRowsGrad")
+    .Input("reverse_index_map: int64")
+    .Input("grad_values: T")
+    .Output("d_values: T")
+    .Output("d_default_value: T")
     .Attr("T: type");
 
 }  // namespace tributary

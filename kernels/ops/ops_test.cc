@@ -139,7 +139,8 @@ const std::vector<std::string>& RequiredOps() {
       "StatelessRandomNormalV2", "StatelessTruncatedNormalV2",
       "StatelessRandomUniformIntV2", "StatelessRandomUniformFullIntV2",
       // Embedding lookups over (partitioned) tables and their gradients.
-      "Unique", "UniqueWithCounts", "DynamicPartition", "DynamicStitch",
+      "Unique", "UniqueWithCounts", "UniqueV2", "UniqueWithCountsV2",
+      "DynamicPartition", "DynamicStitch",
       "ParallelDynamicStitch", "SegmentSum", "SegmentMean", "SegmentProd",
       "SegmentMax", "SegmentMin", "UnsortedSegmentSum", "UnsortedSegmentProd",
       "UnsortedSegmentMax", "UnsortedSegmentMin", "SparseSegmentSum",
@@ -147,8 +148,9 @@ const std::vector<std::string>& RequiredOps() {
       "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
       "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSumGrad",
       "SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad",
-      "StringToHashBucketFast", "DivNoNan", "SparseReshape",
-      "SparseFillEmptyRows"};
+      "SparseSegmentSumGradV2", "SparseSegmentMeanGradV2",
+      "SparseSegmentSqrtNGradV2", "StringToHashBucketFast", "DivNoNan",
+      "SparseReshape", "SparseFillEmptyRows", "SparseFillEmptyRowsGrad"};
   return *kOps;
 }
 

@@ -129,10 +129,19 @@ class EinsumResizeSessionTest(unittest.TestCase):
                 self.assertEqual(run_ours(path, feeds, ["out"]),
                                  ("error", "INVALID_ARGUMENT"))
 
-    def test_einsum_diagonal_is_unimplemented(self):
-        graph_def, feeds = self.einsum_graph("ii->i", [(3, 3)], np.float32)
-        _, (our_kind, our_res) = self.run_both(graph_def, feeds)
-        self.assertEqual((our_kind, our_res), ("error", "UNIMPLEMENTED"))
+    def test_einsum_repeated_labels(self):
+        # A label repeated within one operand takes its diagonal.
+        for equation, shapes in [("ii->i", [(3, 3)]), ("ii->", [(4, 4)]),
+                                 ("iij->j", [(3, 3, 2)]),
+                                 ("bii->bi", [(2, 3, 3)]),
+                                 ("iij,jk->ik", [(3, 3, 2), (2, 4)]),
+                                 ("ij,jj->i", [(2, 3), (3, 3)]),
+                                 ("...ii->...i", [(2, 4, 4)])]:
+            for dtype in (np.float32, np.float64, np.int32):
+                with self.subTest(equation=equation, dtype=dtype.__name__):
+                    self.check(*self.einsum_graph(equation, shapes, dtype))
+        # Unequal sizes of a repeated label: an error on both sides.
+        self.check(*self.einsum_graph("ii->i", [(3, 4)], np.float32))
 
     def resize_graph(self, op, shape, size, dtype, align_corners, half_pixel):
         g = tf.Graph()
@@ -171,10 +180,8 @@ class EinsumResizeSessionTest(unittest.TestCase):
                                                   align, half))
 
     def test_resize_bilinear_grad(self):
-        # float32 only for now: the float64 gradient of an upsampled image
-        # (grad 7x9 from a 5x5 original) differs from TensorFlow's in most
-        # elements, an open bug (issue 13's note); downsampled and float32 agree.
-        for dtype in (np.float32,):
+        # float64 sums its float terms in double (upsampled and downsampled).
+        for dtype in (np.float32, np.float64):
             for align, half in [(False, False), (True, False), (False, True)]:
                 for grad_shape in [(2, 7, 9, 3), (2, 3, 2, 3)]:
                     with self.subTest(dtype=dtype.__name__, align=align,
