@@ -907,5 +907,75 @@ for name, d, a, b, axis, msg in [
                                                        off_value=b, axis=axis),
               [i32([1, 2]), d, np.asarray(a, np.float32), np.asarray(b, np.float32)], msg)
 
+# --- StridedSliceGrad, TensorStridedSliceUpdate ---------------------------------
+
+
+def ss_grad(**masks):
+    return lambda shape, b, e, s, dy: raw.StridedSliceGrad(
+        shape=shape, begin=b, end=e, strides=s, dy=dy, **masks)
+
+
+def ss_update(**masks):
+    return lambda x, b, e, s, v: raw.TensorStridedSliceUpdate(
+        input=x, begin=b, end=e, strides=s, value=v, **masks)
+
+
+def slice_shape(shape, b, e, s, masks):
+    """The shape StridedSlice gives, from TensorFlow itself (numpy-free)."""
+    x = np.zeros(shape, np.float32)
+    return tuple(raw.StridedSlice(input=x, begin=i32(b), end=i32(e),
+                                  strides=i32(s), **masks).shape)
+
+
+for name, shape, b, e, s, masks in SS_CASES:
+    out = slice_shape(shape, b, e, s, masks)
+    add(f"strided_slice_grad_{name}", ss_grad(**masks),
+        [i32(shape), i32(b), i32(e), i32(s), vals(np.float32, out, 1)])
+    add(f"tensor_strided_slice_update_{name}", ss_update(**masks),
+        [vals(np.float32, shape), i32(b), i32(e), i32(s),
+         vals(np.float32, out, 100)])
+for n, dt in MOVABLE.items():
+    add(f"strided_slice_grad_{n}", ss_grad(),
+        [i32([5, 6]), i32([1, 0]), i32([5, 6]), i32([2, 3]),
+         vals(dt, (2, 2))])
+    add(f"tensor_strided_slice_update_{n}", ss_update(end_mask=1),
+        [vals(dt, (6,)), i32([-1]), i32([0]), i32([-2]), vals(dt, (3,), 50)])
+add("strided_slice_grad_int64", ss_grad(shrink_axis_mask=2),
+    [i64([3, 4]), i64([0, 2]), i64([3, 3]), i64([1, 1]),
+     vals(np.float64, (3,))])
+add("strided_slice_grad_empty", ss_grad(),
+    [i32([0, 4]), i32([0]), i32([0]), i32([1]), np.zeros((0, 4), np.float32)])
+add_error("strided_slice_grad_dy_shape", ss_grad(),
+          [i32([5, 6]), i32([1, 0]), i32([5, 6]), i32([2, 3]),
+           vals(np.float32, (2, 3))], "shape of dy was [2,3] instead of [2,2]")
+add_error("strided_slice_grad_bad_spec", ss_grad(),
+          [i32([5, 6]), i32([1, 0]), i32([5, 6]), i32([0, 3]),
+           vals(np.float32, (2, 2))], "strides[0] must be non-zero")
+# The update broadcasts its value to the slice's shape, numpy-style.
+add("tensor_strided_slice_update_broadcast_row", ss_update(),
+    [vals(np.float32, (4, 3)), i32([0]), i32([4]), i32([2]),
+     vals(np.float32, (3,), 9)])
+add("tensor_strided_slice_update_broadcast_scalar", ss_update(),
+    [vals(np.int32, (4, 3)), i32([1, 0]), i32([3, 3]), i32([1, 2]),
+     np.int32(-7)])
+add("tensor_strided_slice_update_broadcast_ones", ss_update(),
+    [vals(np.float64, (2, 3, 4)), i32([0, 1]), i32([2, 3]), i32([1, 1]),
+     vals(np.float64, (2, 1, 4), 5)])
+add("tensor_strided_slice_update_empty_slice", ss_update(),
+    [vals(np.float32, (6,)), i32([4]), i32([2]), i32([1]),
+     np.zeros((0,), np.float32)])
+add_error("tensor_strided_slice_update_not_broadcastable", ss_update(),
+          [vals(np.float32, (4, 3)), i32([0]), i32([4]), i32([1]),
+           vals(np.float32, (2,))],
+          "Cannot broadcast input shape [2] into final shape [4,3]")
+# Extra leading dims of 1 are accepted; others are not.
+add("tensor_strided_slice_update_leading_ones", ss_update(),
+    [vals(np.float32, (4, 3)), i32([0]), i32([4]), i32([1]),
+     vals(np.float32, (1, 1, 4, 1), 3)])
+add_error("tensor_strided_slice_update_value_rank_too_high", ss_update(),
+          [vals(np.float32, (4, 3)), i32([0]), i32([4]), i32([1]),
+           vals(np.float32, (2, 4, 3))],
+          "Cannot broadcast input shape [2,4,3] into final shape [4,3]")
+
 ArrayOracleTest = tf_oracle.make_test_class("kernels/array/run_array_cases",
                                             cases)

@@ -292,6 +292,63 @@ REGISTER_OP("StridedSlice")
     .Attr("new_axis_mask: int = 0")
     .Attr("shrink_axis_mask: int = 0");
 
+// The writes into a strided slice (kernels/array/strided_slice_write.h):
+// StridedSlice's gradient (dy placed into zeros of `shape`), the functional
+// update `x[spec] = value` (tf.tensor_strided_slice_update), and the in-place
+// assignments `v[spec].assign(value)` on TF1 reference and resource
+// variables. Same spec inputs and masks as StridedSlice.
+#define TRIB_STRIDED_SLICE_MASKS             \
+  Attr("begin_mask: int = 0")                \
+      .Attr("end_mask: int = 0")             \
+      .Attr("ellipsis_mask: int = 0")        \
+      .Attr("new_axis_mask: int = 0")        \
+      .Attr("shrink_axis_mask: int = 0")
+
+REGISTER_OP("StridedSliceGrad")
+    .Input("shape: Index")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Input("dy: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .TRIB_STRIDED_SLICE_MASKS;
+
+REGISTER_OP("TensorStridedSliceUpdate")
+    .Input("input: T")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Input("value: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .TRIB_STRIDED_SLICE_MASKS;
+
+REGISTER_OP("StridedSliceAssign")
+    .Input("ref: Ref(T)")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Input("value: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .TRIB_STRIDED_SLICE_MASKS;
+
+REGISTER_OP("ResourceStridedSliceAssign")
+    .Input("ref: resource")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Input("value: T")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .TRIB_STRIDED_SLICE_MASKS
+    .SetIsStateful();
+#undef TRIB_STRIDED_SLICE_MASKS
+
 // Gathers slices of `params` along `axis`; reduction gradients use it to pick
 // the kept dimensions of an input's shape.
 // Slices of params picked by the last dimension of indices (index tuples).
