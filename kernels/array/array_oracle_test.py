@@ -977,5 +977,110 @@ add_error("tensor_strided_slice_update_value_rank_too_high", ss_update(),
            vals(np.float32, (2, 4, 3))],
           "Cannot broadcast input shape [2,4,3] into final shape [4,3]")
 
+# --- ScatterNd, TensorScatter*, ScatterNdNonAliasingAdd ---------------------
+
+
+def scatter_nd(policy=""):
+    return lambda i, u, s: raw.ScatterNd(indices=i, updates=u, shape=s,
+                                         bad_indices_policy=policy)
+
+
+def tensor_scatter(op, policy=""):
+    return lambda t, i, u: getattr(raw, op)(tensor=t, indices=i, updates=u,
+                                            bad_indices_policy=policy)
+
+
+NUMBERS = {k: v for k, v in NUMERIC.items() if v is not np.bool_}
+for n, dt in NUMBERS.items():
+    # Repeated index 0: ScatterNd adds both.
+    add(f"scatter_nd_{n}", scatter_nd(),
+        [i32([[0], [2], [0]]), vals(dt, (3, 2), 1), i32([4, 2])])
+    for op in ("TensorScatterAdd", "TensorScatterSub"):
+        add(f"{op}_{n}", tensor_scatter(op),
+            [vals(dt, (4, 2)), i64([[1, 0], [3, 1], [1, 0]]),
+             vals(dt, (3,), 5)])
+    add(f"scatter_nd_non_aliasing_add_{n}",
+        lambda x, i, u: raw.ScatterNdNonAliasingAdd(input=x, indices=i,
+                                                   updates=u),
+        [vals(dt, (4, 2)), i32([[2], [0]]), vals(dt, (2, 2), 3)])
+    if dt not in (np.complex64, np.complex128):
+        for op in ("TensorScatterMin", "TensorScatterMax"):
+            add(f"{op}_{n}", tensor_scatter(op),
+                [vals(dt, (5,)), i32([[1], [4], [1]]), vals(dt, (3,), 2)])
+for n, dt in MOVABLE.items():
+    # Repeated index: the last update wins.
+    add(f"tensor_scatter_update_{n}", tensor_scatter("TensorScatterUpdate"),
+        [vals(dt, (3, 2)), i32([[2], [0], [2]]), vals(dt, (3, 2), 10)])
+add("scatter_nd_string", scatter_nd(),
+    [i32([[1], [3]]), vals(bytes, (2,)), i32([4])])
+add("scatter_nd_full_index", scatter_nd(),
+    [i64([[1, 2], [0, 0], [1, 2]]), vals(np.float64, (3,)), i64([2, 3])])
+add("scatter_nd_k0_whole", scatter_nd(),
+    [np.zeros((2, 0), np.int32), vals(np.float32, (2, 3)), i32([3])])
+add("scatter_nd_empty", scatter_nd(),
+    [np.zeros((0, 1), np.int32), np.zeros((0,), np.float32), i32([4])])
+add("scatter_nd_batched_indices", scatter_nd(),
+    [i32([[[0], [1]], [[1], [3]]]), vals(np.float32, (2, 2, 3)), i32([4, 3])])
+add("scatter_nd_ignore_bad", scatter_nd("IGNORE"),
+    [i32([[0], [5], [-1]]), vals(np.float32, (3,), 1), i32([4])])
+add("tensor_scatter_update_ignore_bad",
+    tensor_scatter("TensorScatterUpdate", "IGNORE"),
+    [vals(np.float32, (4,)), i32([[9], [1]]), vals(np.float32, (2,), 7)])
+add("tensor_scatter_update_empty_indices",
+    tensor_scatter("TensorScatterUpdate"),
+    [vals(np.float32, (2,)), np.zeros((0, 1), np.int32),
+     np.zeros((0,), np.float32)])
+add_error("scatter_nd_out_of_range", scatter_nd(),
+          [i32([[0], [5]]), vals(np.float32, (2,)), i32([4])],
+          "indices[1] = [5] does not index into shape [4]")
+add_error("scatter_nd_negative_index", scatter_nd(),
+          [i32([[0], [-1]]), vals(np.float32, (2,)), i32([4])],
+          "indices[1] = [-1] does not index into shape [4]")
+add_error("scatter_nd_outer_mismatch", scatter_nd(),
+          [i32([[0], [1]]), vals(np.float32, (3,)), i32([4])],
+          "Dimensions [0,1) of indices[shape=[2,1]] must match dimensions "
+          "[0,1) of updates[shape=[3]]")
+add_error("scatter_nd_inner_mismatch", scatter_nd(),
+          [i32([[0, 1, 2]]), vals(np.float32, (1,)), i32([4, 4])],
+          "Dimensions [3,2) of input[shape=[4,4]] must match dimensions "
+          "[1,1) of updates[shape=[1]]")
+add_error("scatter_nd_empty_output", scatter_nd(),
+          [i32([[0]]), vals(np.float32, (1,)), i32([0])],
+          "Indices and updates specified for empty output.  indices shape: "
+          "[1,1]")
+add_error("scatter_nd_negative_shape", scatter_nd(),
+          [i32([[1]]), vals(np.float32, (1,)), i32([-3])], "-3")
+add_error("scatter_nd_shape_not_vector", scatter_nd(),
+          [i32([[1]]), vals(np.float32, (1,)), i32([[4]])],
+          "Shape must be a vector")
+add_error("scatter_nd_scalar_indices", scatter_nd(),
+          [i32(1), vals(np.float32, (1,)), i32([4])],
+          "Indices shape must have rank at least one. Found:[]")
+add_error("scatter_nd_unknown_policy", scatter_nd("SKIP"),
+          [i32([[1]]), vals(np.float32, (1,)), i32([4])], "SKIP")
+add_error("tensor_scatter_add_out_of_range", tensor_scatter("TensorScatterAdd"),
+          [vals(np.float32, (4,)), i32([[1], [4]]), vals(np.float32, (2,))],
+          "indices[1] = [4] does not index into shape [4]")
+add_error("tensor_scatter_update_outer_mismatch",
+          tensor_scatter("TensorScatterUpdate"),
+          [vals(np.float32, (4,)), i32([[1], [2]]), vals(np.float32, (1,))],
+          "Outer dimensions of indices and update must match. Indices shape: "
+          "[2,1], updates shape:[1]")
+add_error("tensor_scatter_update_scalar_tensor",
+          tensor_scatter("TensorScatterUpdate"),
+          [np.float32(1), i32([[1]]), vals(np.float32, (1,))],
+          "Inner dimensions of output shape must match inner dimensions of "
+          "updates shape. Output: [] updates: [1]")
+add_error("tensor_scatter_update_inner_mismatch",
+          tensor_scatter("TensorScatterUpdate"),
+          [vals(np.float32, (4, 3)), i32([[1]]), vals(np.float32, (1, 2))],
+          "The inner 1 dimensions of output.shape=[4,3] must match the inner "
+          "1 dimensions of updates.shape=[1,2]")
+add_error("tensor_scatter_update_k0_empty_output",
+          tensor_scatter("TensorScatterUpdate"),
+          [vals(np.float32, (2,)), np.zeros((1, 0), np.int32),
+           vals(np.float32, (1, 2))],
+          "Indices and updates specified for empty output shape")
+
 ArrayOracleTest = tf_oracle.make_test_class("kernels/array/run_array_cases",
                                             cases)

@@ -349,6 +349,53 @@ REGISTER_OP("ResourceStridedSliceAssign")
     .SetIsStateful();
 #undef TRIB_STRIDED_SLICE_MASKS
 
+// Scatter by index tuples (kernels/array/scatter_nd.h): indices [..., K]
+// name slices of the output, updates hold indices.shape[:-1] + shape[K:].
+// ScatterNd adds into zeros (the gradient of GatherNd); TensorScatter*
+// combine into a copy of `tensor`.
+REGISTER_OP("ScatterNd")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Input("shape: Tindices")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tindices: {int16, int32, int64}")
+    .Attr("bad_indices_policy: string = ''");
+
+REGISTER_OP("TensorScatterUpdate")
+    .Input("tensor: T")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tindices: {int16, int32, int64, uint16}")
+    .Attr("bad_indices_policy: string = ''");
+
+#define TRIB_TENSOR_SCATTER_OP(NAME)        \
+  REGISTER_OP(NAME)                         \
+      .Input("tensor: T")                   \
+      .Input("indices: Tindices")           \
+      .Input("updates: T")                  \
+      .Output("output: T")                  \
+      .Attr("T: type")                      \
+      .Attr("Tindices: {int32, int64}")     \
+      .Attr("bad_indices_policy: string = ''")
+
+TRIB_TENSOR_SCATTER_OP("TensorScatterAdd");
+TRIB_TENSOR_SCATTER_OP("TensorScatterSub");
+TRIB_TENSOR_SCATTER_OP("TensorScatterMin");
+TRIB_TENSOR_SCATTER_OP("TensorScatterMax");
+#undef TRIB_TENSOR_SCATTER_OP
+
+REGISTER_OP("ScatterNdNonAliasingAdd")
+    .Input("input: T")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output: T")
+    .Attr("T: {numbertype, bool}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("bad_indices_policy: string = ''");
+
 // Gathers slices of `params` along `axis`; reduction gradients use it to pick
 // the kept dimensions of an input's shape.
 // Slices of params picked by the last dimension of indices (index tuples).

@@ -476,5 +476,74 @@ cases.add("resource_strided_slice_assign_out_of_bounds",
           expect_code=INVALID_ARGUMENT,
           message_contains=["slice index 5 of dimension 0 out of bounds."])
 
+# ---- ScatterNd* on reference and resource variables -----------------------------
+
+ND_KINDS = ["Update", "Add", "Sub", "Min", "Max"]
+for kind in ND_KINDS:
+    for dt in DTYPES:
+        def ref_scatter_nd(x, i, u, kind=kind, dt=dt):
+            var = variable("w", [3, 2], dt)
+            a = raw.Assign(ref=var, value=x)
+            with deps([a]):
+                out = getattr(raw, f"ScatterNd{kind}")(ref=var, indices=i,
+                                                       updates=u)
+            with deps([out]):
+                again = variable("w", [3, 2], dt)
+            return [out, again]
+
+        def resource_scatter_nd(x, i, u, kind=kind, dt=dt):
+            h = handle("w", dt, (3, 2))
+            a = raw.AssignVariableOp(resource=h, value=x)
+            with deps([a]):
+                before = raw.ReadVariableOp(resource=h, dtype=tf.as_dtype(dt))
+            with deps([before]):
+                w = getattr(raw, f"ResourceScatterNd{kind}")(
+                    ref=h, indices=i, updates=u)
+            with deps([w]):
+                return [before,
+                        raw.ReadVariableOp(resource=h, dtype=tf.as_dtype(dt))]
+
+        inputs = [np.array([[1, 8], [3, 4], [9, 2]]).astype(dt),
+                  np.array([[2, 1], [0, 0], [2, 1]], np.int64),
+                  np.array([5, 6, 7]).astype(dt)]
+        name = f"{kind.lower()}_{np.dtype(dt).name}"
+        cases.add(f"scatter_nd_{name}", ref_scatter_nd, inputs)
+        cases.add(f"resource_scatter_nd_{name}", resource_scatter_nd, inputs)
+
+
+def resource_scatter_nd_rows(x, i, u):
+    h = handle("w", np.float32, (3, 2))
+    a = raw.AssignVariableOp(resource=h, value=x)
+    with deps([a]):
+        w = raw.ResourceScatterNdAdd(ref=h, indices=i, updates=u)
+    with deps([w]):
+        return raw.ReadVariableOp(resource=h, dtype=tf.float32)
+
+
+cases.add("resource_scatter_nd_add_rows", resource_scatter_nd_rows,
+          [np.ones((3, 2), np.float32), np.array([[2], [0]], np.int32),
+           np.array([[1, 2], [3, 4]], np.float32)])
+cases.add("resource_scatter_nd_out_of_range", resource_scatter_nd_rows,
+          [np.ones((3, 2), np.float32), np.array([[2], [3]], np.int32),
+           np.array([[1, 2], [3, 4]], np.float32)],
+          expect_code=INVALID_ARGUMENT,
+          message_contains=["indices[1] = [3] does not index into shape [3,2]"])
+cases.add("resource_scatter_nd_shape_mismatch", resource_scatter_nd_rows,
+          [np.ones((3, 2), np.float32), np.array([[2], [0]], np.int32),
+           np.array([[1, 2, 3], [3, 4, 5]], np.float32)],
+          expect_code=INVALID_ARGUMENT,
+          message_contains=["Dimensions [1,2) of input[shape=[3,2]] must match "
+                            "dimensions [1,2) of updates[shape=[2,3]]"])
+
+
+def resource_scatter_nd_missing(i, u):
+    return raw.ResourceScatterNdUpdate(ref=handle("w", np.float32, (3,)),
+                                       indices=i, updates=u)
+
+
+cases.add("resource_scatter_nd_missing_variable", resource_scatter_nd_missing,
+          [np.array([[1]], np.int32), np.ones((1,), np.float32)],
+          expect_code=NOT_FOUND)
+
 StateOracleTest = tf_oracle.make_test_class("kernels/state/run_state_cases", cases,
                                             "StateOracleTest")

@@ -9,12 +9,11 @@
 #include "common/framework/status.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
-#include "common/resource/resource_lookup.h"
-#include "common/resource/var.h"
 #include "kernels/array/array_util.h"
 #include "kernels/array/strided_slice_masks.h"
 #include "kernels/array/strided_slice_spec.h"
 #include "kernels/array/strided_slice_write.h"
+#include "kernels/state/variable_exists.h"
 #include "kernels/training/training_op_helpers.h"
 
 namespace tributary {
@@ -28,15 +27,7 @@ class StridedSliceAssignOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* context) override {
-    if (context->input_dtype(0) == DT_RESOURCE) {
-      // A variable never created is NOT_FOUND here, as in TensorFlow
-      // (VariableInputs reports the optimizers' Internal code).
-      absl::StatusOr<const ResourceHandle*> handle =
-          HandleFromInput(context, 0);
-      OP_REQUIRES_OK(context, handle.status());
-      RefCountPtr<Var> variable;
-      OP_REQUIRES_OK(context, LookupResource(context, **handle, &variable));
-    }
+    OP_REQUIRES_OK(context, CheckVariableExists(context, 0));
     VariableInputs vars(context, /*use_locking=*/true);
     OP_REQUIRES_OK(context, vars.Acquire({0}));
     const Tensor& value = context->input(4);
