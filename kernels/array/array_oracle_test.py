@@ -1082,5 +1082,142 @@ add_error("tensor_scatter_update_k0_empty_output",
            vals(np.float32, (1, 2))],
           "Indices and updates specified for empty output shape")
 
+# --- EnsureShape, BroadcastArgs, MatrixBandPart, Roll, ReverseSequence ---------
+
+
+def ensure_shape(shape):
+    return lambda x: raw.EnsureShape(input=x, shape=shape)
+
+
+add("ensure_shape_exact", ensure_shape([2, 3]), [vals(np.float32, (2, 3))])
+add("ensure_shape_partial", ensure_shape([None, 3]), [vals(np.int64, (5, 3))])
+add("ensure_shape_unknown_rank", ensure_shape(None), [vals(bytes, (2,))])
+add_error("ensure_shape_mismatch", ensure_shape([None, 4]),
+          [vals(np.float32, (2, 3))],
+          "Shape of tensor input [2,3] is not compatible with expected shape "
+          "[?,4].")
+add_error("ensure_shape_rank_mismatch", ensure_shape([2]),
+          [vals(np.float32, (2, 1))], "is not compatible with expected shape")
+
+broadcast_args = lambda a, b: raw.BroadcastArgs(s0=a, s1=b)  # noqa: E731
+add("broadcast_args_i32", broadcast_args, [i32([2, 1, 3]), i32([4, 1])])
+add("broadcast_args_i64", broadcast_args, [i64([5, 1]), i64([1])])
+add("broadcast_args_scalar_shape", broadcast_args,
+    [np.zeros((0,), np.int32), i32([3, 2])])
+add("broadcast_args_zero_dim", broadcast_args, [i32([0, 1]), i32([1, 4])])
+add_error("broadcast_args_incompatible", broadcast_args,
+          [i32([2, 3]), i32([4])], "Incompatible shapes: [2,3] vs. [4]")
+
+
+def band(x, lo, hi):
+    return raw.MatrixBandPart(input=x, num_lower=lo, num_upper=hi)
+
+
+for n, dt in NUMERIC.items():  # TensorFlow has no string kernel
+    add(f"matrix_band_part_{n}", band, [vals(dt, (2, 3, 4)), i64(1), i64(0)])
+add("matrix_band_part_upper_all", band,
+    [vals(np.float32, (4, 3)), i32(0), i32(-1)])
+add("matrix_band_part_lower_all", band,
+    [vals(np.float64, (3, 5)), i64(-1), i64(2)])
+add("matrix_band_part_whole", band,
+    [vals(np.float32, (2, 2, 3, 3)), i64(-1), i64(-1)])
+add("matrix_band_part_diag", band, [vals(np.int32, (5, 5)), i64(0), i64(0)])
+add("matrix_band_part_empty", band,
+    [np.zeros((0, 3, 3), np.float32), i64(1), i64(1)])
+add_error("matrix_band_part_lower_too_big", band,
+          [vals(np.float32, (3, 4)), i64(5), i64(0)],
+          "num_lower must be negative or less or equal to number of rows (3) "
+          "got: 5")
+add_error("matrix_band_part_upper_too_big", band,
+          [vals(np.float32, (3, 4)), i64(0), i64(5)],
+          "num_upper must be negative or less or equal to number of columns "
+          "(4) got: 5")
+add_error("matrix_band_part_vector", band,
+          [vals(np.float32, (3,)), i64(0), i64(0)],
+          "input must be at least 2-dim, received shape: [3]")
+
+
+def roll(x, s, a):
+    return raw.Roll(input=x, shift=s, axis=a)
+
+
+for n, dt in MOVABLE.items():
+    add(f"roll_{n}", roll, [vals(dt, (3, 4)), i32(1), i32(1)])
+add("roll_negative_shift", roll, [vals(np.float32, (7,)), i64(-3), i64(0)])
+add("roll_big_shift", roll, [vals(np.float32, (5,)), i32(13), i32(-1)])
+add("roll_multi_axis", roll,
+    [vals(np.int64, (2, 3, 4)), i32([1, -2, 5]), i64([0, 1, 2])])
+add("roll_same_axis_twice", roll,
+    [vals(np.float32, (6,)), i32([2, 3]), i32([0, 0])])
+add("roll_empty", roll, [np.zeros((0, 3), np.float32), i32(1), i32(1)])
+add_error("roll_axis_out_of_range", roll,
+          [vals(np.float32, (2, 3)), i32(1), i32(2)], "axis 2 is out of range")
+add_error("roll_size_mismatch", roll,
+          [vals(np.float32, (2, 3)), i32([1, 2]), i32([0])],
+          "shift and axis must have the same size")
+
+
+def rev_seq(seq_dim, batch_dim=0):
+    return lambda x, lens: raw.ReverseSequence(
+        input=x, seq_lengths=lens, seq_dim=seq_dim, batch_dim=batch_dim)
+
+
+for n, dt in MOVABLE.items():
+    add(f"reverse_sequence_{n}", rev_seq(1),
+        [vals(dt, (3, 4, 2)), i64([4, 0, 2])])
+add("reverse_sequence_batch_after_seq", rev_seq(0, 2),
+    [vals(np.float32, (5, 2, 3)), i32([5, 1, 3])])
+add("reverse_sequence_batch_middle", rev_seq(2, 1),
+    [vals(np.int32, (2, 3, 4, 2)), i64([1, 4, 3])])
+add_error("reverse_sequence_too_long", rev_seq(1),
+          [vals(np.float32, (2, 3)), i64([4, 1])], "> input.dims(1)")
+add_error("reverse_sequence_wrong_count", rev_seq(1),
+          [vals(np.float32, (3, 3)), i64([1, 1])],
+          "Length of seq_lengths != input.dims(0), (2 vs. 3)")
+add_error("reverse_sequence_negative", rev_seq(1),
+          [vals(np.float32, (2, 3)), i64([1, -1])], "seq_lens(1) < 0")
+
+# --- DepthToSpace, SpaceToDepth, MirrorPadGrad --------------------------------
+
+
+def d2s(b):
+    return lambda x: raw.DepthToSpace(input=x, block_size=b)
+
+
+def s2d(b):
+    return lambda x: raw.SpaceToDepth(input=x, block_size=b)
+
+
+for n, dt in MOVABLE.items():
+    add(f"depth_to_space_{n}", d2s(2), [vals(dt, (2, 2, 3, 8))])
+    add(f"space_to_depth_{n}", s2d(2), [vals(dt, (2, 4, 6, 3))])
+add("depth_to_space_block3", d2s(3), [vals(np.float32, (1, 2, 2, 18))])
+add("space_to_depth_block3", s2d(3), [vals(np.float32, (1, 6, 3, 2))])
+add_error("depth_to_space_indivisible", d2s(2), [vals(np.float32, (1, 2, 2, 6))],
+          "Input depth dimension 6 should be divisible by: 4")
+add_error("space_to_depth_indivisible", s2d(2), [vals(np.float32, (1, 3, 2, 1))],
+          "Image width 2 and height 3 should be divisible by block_size: 2")
+add_error("space_to_depth_rank", s2d(2), [vals(np.float32, (2, 2, 2))],
+          "Input rank should be 4 instead of 3")
+
+
+def mirror_pad_grad(mode):
+    return lambda x, p: raw.MirrorPadGrad(input=x, paddings=p, mode=mode)
+
+
+for n, dt in NUMBERS.items():
+    add(f"mirror_pad_grad_reflect_{n}", mirror_pad_grad("REFLECT"),
+        [vals(dt, (6, 7)), i32([[2, 1], [3, 2]])])
+    add(f"mirror_pad_grad_symmetric_{n}", mirror_pad_grad("SYMMETRIC"),
+        [vals(dt, (7, 9)), i64([[3, 1], [1, 4]])])
+add("mirror_pad_grad_3d", mirror_pad_grad("REFLECT"),
+    [vals(np.float32, (4, 9, 7)), i32([[0, 0], [2, 3], [1, 1]])])
+add("mirror_pad_grad_identity", mirror_pad_grad("SYMMETRIC"),
+    [vals(np.float32, (2, 3)), i32([[0, 0], [0, 0]])])
+add_error("mirror_pad_grad_too_big", mirror_pad_grad("REFLECT"),
+          [vals(np.float32, (3, 3)), i32([[2, 1], [0, 0]])],
+          "Total paddings must be less than the input dimension size: 3 was "
+          "not less than 3")
+
 ArrayOracleTest = tf_oracle.make_test_class("kernels/array/run_array_cases",
                                             cases)

@@ -91,6 +91,20 @@ REGISTER_OP("BroadcastGradientArgs")
     .Output("r1: T")
     .Attr("T: {int32, int64} = DT_INT32");
 
+// The broadcast of shapes s0 and s1 (tf.broadcast_dynamic_shape).
+REGISTER_OP("BroadcastArgs")
+    .Input("s0: T")
+    .Input("s1: T")
+    .Output("r0: T")
+    .Attr("T: {int32, int64} = DT_INT32");
+
+// The input, after checking its shape against `shape` (tf.ensure_shape).
+REGISTER_OP("EnsureShape")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("shape: shape")
+    .Attr("T: type");
+
 // --- Creation ----------------------------------------------------------------
 
 REGISTER_OP("Fill")
@@ -395,6 +409,64 @@ REGISTER_OP("ScatterNdNonAliasingAdd")
     .Attr("T: {numbertype, bool}")
     .Attr("Tindices: {int32, int64}")
     .Attr("bad_indices_policy: string = ''");
+
+// --- Reordering within a tensor ------------------------------------------------
+
+// Zeros outside a band of each innermost matrix (tf.linalg.band_part; a
+// negative bound keeps the whole triangle).
+REGISTER_OP("MatrixBandPart")
+    .Input("input: T")
+    .Input("num_lower: Tindex")
+    .Input("num_upper: Tindex")
+    .Output("band: T")
+    .Attr("T: type")
+    .Attr("Tindex: {int32, int64} = DT_INT64");
+
+// Elements shifted cyclically along axes (tf.roll).
+REGISTER_OP("Roll")
+    .Input("input: T")
+    .Input("shift: Tshift")
+    .Input("axis: Taxis")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tshift: {int32, int64}")
+    .Attr("Taxis: {int32, int64}");
+
+// The first seq_lengths[b] elements along seq_dim reversed, per batch entry.
+REGISTER_OP("ReverseSequence")
+    .Input("input: T")
+    .Input("seq_lengths: Tlen")
+    .Output("output: T")
+    .Attr("seq_dim: int")
+    .Attr("batch_dim: int = 0")
+    .Attr("T: type")
+    .Attr("Tlen: {int32, int64} = DT_INT64");
+
+// Depth moved into spatial blocks and back (tf.nn.depth_to_space and
+// space_to_depth).
+REGISTER_OP("DepthToSpace")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("block_size: int >= 2")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'");
+
+REGISTER_OP("SpaceToDepth")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("block_size: int >= 2")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'");
+
+// The gradient of MirrorPad: the padding folded back onto the elements it
+// mirrored.
+REGISTER_OP("MirrorPadGrad")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}");
 
 // Gathers slices of `params` along `axis`; reduction gradients use it to pick
 // the kept dimensions of an input's shape.
