@@ -907,5 +907,317 @@ for name, d, a, b, axis, msg in [
                                                        off_value=b, axis=axis),
               [i32([1, 2]), d, np.asarray(a, np.float32), np.asarray(b, np.float32)], msg)
 
+# --- StridedSliceGrad, TensorStridedSliceUpdate ---------------------------------
+
+
+def ss_grad(**masks):
+    return lambda shape, b, e, s, dy: raw.StridedSliceGrad(
+        shape=shape, begin=b, end=e, strides=s, dy=dy, **masks)
+
+
+def ss_update(**masks):
+    return lambda x, b, e, s, v: raw.TensorStridedSliceUpdate(
+        input=x, begin=b, end=e, strides=s, value=v, **masks)
+
+
+def slice_shape(shape, b, e, s, masks):
+    """The shape StridedSlice gives, from TensorFlow itself (numpy-free)."""
+    x = np.zeros(shape, np.float32)
+    return tuple(raw.StridedSlice(input=x, begin=i32(b), end=i32(e),
+                                  strides=i32(s), **masks).shape)
+
+
+for name, shape, b, e, s, masks in SS_CASES:
+    out = slice_shape(shape, b, e, s, masks)
+    add(f"strided_slice_grad_{name}", ss_grad(**masks),
+        [i32(shape), i32(b), i32(e), i32(s), vals(np.float32, out, 1)])
+    add(f"tensor_strided_slice_update_{name}", ss_update(**masks),
+        [vals(np.float32, shape), i32(b), i32(e), i32(s),
+         vals(np.float32, out, 100)])
+for n, dt in MOVABLE.items():
+    add(f"strided_slice_grad_{n}", ss_grad(),
+        [i32([5, 6]), i32([1, 0]), i32([5, 6]), i32([2, 3]),
+         vals(dt, (2, 2))])
+    add(f"tensor_strided_slice_update_{n}", ss_update(end_mask=1),
+        [vals(dt, (6,)), i32([-1]), i32([0]), i32([-2]), vals(dt, (3,), 50)])
+add("strided_slice_grad_int64", ss_grad(shrink_axis_mask=2),
+    [i64([3, 4]), i64([0, 2]), i64([3, 3]), i64([1, 1]),
+     vals(np.float64, (3,))])
+add("strided_slice_grad_empty", ss_grad(),
+    [i32([0, 4]), i32([0]), i32([0]), i32([1]), np.zeros((0, 4), np.float32)])
+add_error("strided_slice_grad_dy_shape", ss_grad(),
+          [i32([5, 6]), i32([1, 0]), i32([5, 6]), i32([2, 3]),
+           vals(np.float32, (2, 3))], "shape of dy was [2,3] instead of [2,2]")
+add_error("strided_slice_grad_bad_spec", ss_grad(),
+          [i32([5, 6]), i32([1, 0]), i32([5, 6]), i32([0, 3]),
+           vals(np.float32, (2, 2))], "strides[0] must be non-zero")
+# The update broadcasts its value to the slice's shape, numpy-style.
+add("tensor_strided_slice_update_broadcast_row", ss_update(),
+    [vals(np.float32, (4, 3)), i32([0]), i32([4]), i32([2]),
+     vals(np.float32, (3,), 9)])
+add("tensor_strided_slice_update_broadcast_scalar", ss_update(),
+    [vals(np.int32, (4, 3)), i32([1, 0]), i32([3, 3]), i32([1, 2]),
+     np.int32(-7)])
+add("tensor_strided_slice_update_broadcast_ones", ss_update(),
+    [vals(np.float64, (2, 3, 4)), i32([0, 1]), i32([2, 3]), i32([1, 1]),
+     vals(np.float64, (2, 1, 4), 5)])
+add("tensor_strided_slice_update_empty_slice", ss_update(),
+    [vals(np.float32, (6,)), i32([4]), i32([2]), i32([1]),
+     np.zeros((0,), np.float32)])
+add_error("tensor_strided_slice_update_not_broadcastable", ss_update(),
+          [vals(np.float32, (4, 3)), i32([0]), i32([4]), i32([1]),
+           vals(np.float32, (2,))],
+          "Cannot broadcast input shape [2] into final shape [4,3]")
+# Extra leading dims of 1 are accepted; others are not.
+add("tensor_strided_slice_update_leading_ones", ss_update(),
+    [vals(np.float32, (4, 3)), i32([0]), i32([4]), i32([1]),
+     vals(np.float32, (1, 1, 4, 1), 3)])
+add_error("tensor_strided_slice_update_value_rank_too_high", ss_update(),
+          [vals(np.float32, (4, 3)), i32([0]), i32([4]), i32([1]),
+           vals(np.float32, (2, 4, 3))],
+          "Cannot broadcast input shape [2,4,3] into final shape [4,3]")
+
+# --- ScatterNd, TensorScatter*, ScatterNdNonAliasingAdd ---------------------
+
+
+def scatter_nd(policy=""):
+    return lambda i, u, s: raw.ScatterNd(indices=i, updates=u, shape=s,
+                                         bad_indices_policy=policy)
+
+
+def tensor_scatter(op, policy=""):
+    return lambda t, i, u: getattr(raw, op)(tensor=t, indices=i, updates=u,
+                                            bad_indices_policy=policy)
+
+
+NUMBERS = {k: v for k, v in NUMERIC.items() if v is not np.bool_}
+for n, dt in NUMBERS.items():
+    # Repeated index 0: ScatterNd adds both.
+    add(f"scatter_nd_{n}", scatter_nd(),
+        [i32([[0], [2], [0]]), vals(dt, (3, 2), 1), i32([4, 2])])
+    for op in ("TensorScatterAdd", "TensorScatterSub"):
+        add(f"{op}_{n}", tensor_scatter(op),
+            [vals(dt, (4, 2)), i64([[1, 0], [3, 1], [1, 0]]),
+             vals(dt, (3,), 5)])
+    add(f"scatter_nd_non_aliasing_add_{n}",
+        lambda x, i, u: raw.ScatterNdNonAliasingAdd(input=x, indices=i,
+                                                   updates=u),
+        [vals(dt, (4, 2)), i32([[2], [0]]), vals(dt, (2, 2), 3)])
+    if dt not in (np.complex64, np.complex128):
+        for op in ("TensorScatterMin", "TensorScatterMax"):
+            add(f"{op}_{n}", tensor_scatter(op),
+                [vals(dt, (5,)), i32([[1], [4], [1]]), vals(dt, (3,), 2)])
+for n, dt in MOVABLE.items():
+    # Repeated index: the last update wins.
+    add(f"tensor_scatter_update_{n}", tensor_scatter("TensorScatterUpdate"),
+        [vals(dt, (3, 2)), i32([[2], [0], [2]]), vals(dt, (3, 2), 10)])
+add("scatter_nd_string", scatter_nd(),
+    [i32([[1], [3]]), vals(bytes, (2,)), i32([4])])
+add("scatter_nd_full_index", scatter_nd(),
+    [i64([[1, 2], [0, 0], [1, 2]]), vals(np.float64, (3,)), i64([2, 3])])
+add("scatter_nd_k0_whole", scatter_nd(),
+    [np.zeros((2, 0), np.int32), vals(np.float32, (2, 3)), i32([3])])
+add("scatter_nd_empty", scatter_nd(),
+    [np.zeros((0, 1), np.int32), np.zeros((0,), np.float32), i32([4])])
+add("scatter_nd_batched_indices", scatter_nd(),
+    [i32([[[0], [1]], [[1], [3]]]), vals(np.float32, (2, 2, 3)), i32([4, 3])])
+add("scatter_nd_ignore_bad", scatter_nd("IGNORE"),
+    [i32([[0], [5], [-1]]), vals(np.float32, (3,), 1), i32([4])])
+add("tensor_scatter_update_ignore_bad",
+    tensor_scatter("TensorScatterUpdate", "IGNORE"),
+    [vals(np.float32, (4,)), i32([[9], [1]]), vals(np.float32, (2,), 7)])
+add("tensor_scatter_update_empty_indices",
+    tensor_scatter("TensorScatterUpdate"),
+    [vals(np.float32, (2,)), np.zeros((0, 1), np.int32),
+     np.zeros((0,), np.float32)])
+add_error("scatter_nd_out_of_range", scatter_nd(),
+          [i32([[0], [5]]), vals(np.float32, (2,)), i32([4])],
+          "indices[1] = [5] does not index into shape [4]")
+add_error("scatter_nd_negative_index", scatter_nd(),
+          [i32([[0], [-1]]), vals(np.float32, (2,)), i32([4])],
+          "indices[1] = [-1] does not index into shape [4]")
+add_error("scatter_nd_outer_mismatch", scatter_nd(),
+          [i32([[0], [1]]), vals(np.float32, (3,)), i32([4])],
+          "Dimensions [0,1) of indices[shape=[2,1]] must match dimensions "
+          "[0,1) of updates[shape=[3]]")
+add_error("scatter_nd_inner_mismatch", scatter_nd(),
+          [i32([[0, 1, 2]]), vals(np.float32, (1,)), i32([4, 4])],
+          "Dimensions [3,2) of input[shape=[4,4]] must match dimensions "
+          "[1,1) of updates[shape=[1]]")
+add_error("scatter_nd_empty_output", scatter_nd(),
+          [i32([[0]]), vals(np.float32, (1,)), i32([0])],
+          "Indices and updates specified for empty output.  indices shape: "
+          "[1,1]")
+add_error("scatter_nd_negative_shape", scatter_nd(),
+          [i32([[1]]), vals(np.float32, (1,)), i32([-3])], "-3")
+add_error("scatter_nd_shape_not_vector", scatter_nd(),
+          [i32([[1]]), vals(np.float32, (1,)), i32([[4]])],
+          "Shape must be a vector")
+add_error("scatter_nd_scalar_indices", scatter_nd(),
+          [i32(1), vals(np.float32, (1,)), i32([4])],
+          "Indices shape must have rank at least one. Found:[]")
+add_error("scatter_nd_unknown_policy", scatter_nd("SKIP"),
+          [i32([[1]]), vals(np.float32, (1,)), i32([4])], "SKIP")
+add_error("tensor_scatter_add_out_of_range", tensor_scatter("TensorScatterAdd"),
+          [vals(np.float32, (4,)), i32([[1], [4]]), vals(np.float32, (2,))],
+          "indices[1] = [4] does not index into shape [4]")
+add_error("tensor_scatter_update_outer_mismatch",
+          tensor_scatter("TensorScatterUpdate"),
+          [vals(np.float32, (4,)), i32([[1], [2]]), vals(np.float32, (1,))],
+          "Outer dimensions of indices and update must match. Indices shape: "
+          "[2,1], updates shape:[1]")
+add_error("tensor_scatter_update_scalar_tensor",
+          tensor_scatter("TensorScatterUpdate"),
+          [np.float32(1), i32([[1]]), vals(np.float32, (1,))],
+          "Inner dimensions of output shape must match inner dimensions of "
+          "updates shape. Output: [] updates: [1]")
+add_error("tensor_scatter_update_inner_mismatch",
+          tensor_scatter("TensorScatterUpdate"),
+          [vals(np.float32, (4, 3)), i32([[1]]), vals(np.float32, (1, 2))],
+          "The inner 1 dimensions of output.shape=[4,3] must match the inner "
+          "1 dimensions of updates.shape=[1,2]")
+add_error("tensor_scatter_update_k0_empty_output",
+          tensor_scatter("TensorScatterUpdate"),
+          [vals(np.float32, (2,)), np.zeros((1, 0), np.int32),
+           vals(np.float32, (1, 2))],
+          "Indices and updates specified for empty output shape")
+
+# --- EnsureShape, BroadcastArgs, MatrixBandPart, Roll, ReverseSequence ---------
+
+
+def ensure_shape(shape):
+    return lambda x: raw.EnsureShape(input=x, shape=shape)
+
+
+add("ensure_shape_exact", ensure_shape([2, 3]), [vals(np.float32, (2, 3))])
+add("ensure_shape_partial", ensure_shape([None, 3]), [vals(np.int64, (5, 3))])
+add("ensure_shape_unknown_rank", ensure_shape(None), [vals(bytes, (2,))])
+add_error("ensure_shape_mismatch", ensure_shape([None, 4]),
+          [vals(np.float32, (2, 3))],
+          "Shape of tensor input [2,3] is not compatible with expected shape "
+          "[?,4].")
+add_error("ensure_shape_rank_mismatch", ensure_shape([2]),
+          [vals(np.float32, (2, 1))], "is not compatible with expected shape")
+
+broadcast_args = lambda a, b: raw.BroadcastArgs(s0=a, s1=b)  # noqa: E731
+add("broadcast_args_i32", broadcast_args, [i32([2, 1, 3]), i32([4, 1])])
+add("broadcast_args_i64", broadcast_args, [i64([5, 1]), i64([1])])
+add("broadcast_args_scalar_shape", broadcast_args,
+    [np.zeros((0,), np.int32), i32([3, 2])])
+add("broadcast_args_zero_dim", broadcast_args, [i32([0, 1]), i32([1, 4])])
+add_error("broadcast_args_incompatible", broadcast_args,
+          [i32([2, 3]), i32([4])], "Incompatible shapes: [2,3] vs. [4]")
+
+
+def band(x, lo, hi):
+    return raw.MatrixBandPart(input=x, num_lower=lo, num_upper=hi)
+
+
+for n, dt in NUMERIC.items():  # TensorFlow has no string kernel
+    add(f"matrix_band_part_{n}", band, [vals(dt, (2, 3, 4)), i64(1), i64(0)])
+add("matrix_band_part_upper_all", band,
+    [vals(np.float32, (4, 3)), i32(0), i32(-1)])
+add("matrix_band_part_lower_all", band,
+    [vals(np.float64, (3, 5)), i64(-1), i64(2)])
+add("matrix_band_part_whole", band,
+    [vals(np.float32, (2, 2, 3, 3)), i64(-1), i64(-1)])
+add("matrix_band_part_diag", band, [vals(np.int32, (5, 5)), i64(0), i64(0)])
+add("matrix_band_part_empty", band,
+    [np.zeros((0, 3, 3), np.float32), i64(1), i64(1)])
+add_error("matrix_band_part_lower_too_big", band,
+          [vals(np.float32, (3, 4)), i64(5), i64(0)],
+          "num_lower must be negative or less or equal to number of rows (3) "
+          "got: 5")
+add_error("matrix_band_part_upper_too_big", band,
+          [vals(np.float32, (3, 4)), i64(0), i64(5)],
+          "num_upper must be negative or less or equal to number of columns "
+          "(4) got: 5")
+add_error("matrix_band_part_vector", band,
+          [vals(np.float32, (3,)), i64(0), i64(0)],
+          "input must be at least 2-dim, received shape: [3]")
+
+
+def roll(x, s, a):
+    return raw.Roll(input=x, shift=s, axis=a)
+
+
+for n, dt in MOVABLE.items():
+    add(f"roll_{n}", roll, [vals(dt, (3, 4)), i32(1), i32(1)])
+add("roll_negative_shift", roll, [vals(np.float32, (7,)), i64(-3), i64(0)])
+add("roll_big_shift", roll, [vals(np.float32, (5,)), i32(13), i32(-1)])
+add("roll_multi_axis", roll,
+    [vals(np.int64, (2, 3, 4)), i32([1, -2, 5]), i64([0, 1, 2])])
+add("roll_same_axis_twice", roll,
+    [vals(np.float32, (6,)), i32([2, 3]), i32([0, 0])])
+add("roll_empty", roll, [np.zeros((0, 3), np.float32), i32(1), i32(1)])
+add_error("roll_axis_out_of_range", roll,
+          [vals(np.float32, (2, 3)), i32(1), i32(2)], "axis 2 is out of range")
+add_error("roll_size_mismatch", roll,
+          [vals(np.float32, (2, 3)), i32([1, 2]), i32([0])],
+          "shift and axis must have the same size")
+
+
+def rev_seq(seq_dim, batch_dim=0):
+    return lambda x, lens: raw.ReverseSequence(
+        input=x, seq_lengths=lens, seq_dim=seq_dim, batch_dim=batch_dim)
+
+
+for n, dt in MOVABLE.items():
+    add(f"reverse_sequence_{n}", rev_seq(1),
+        [vals(dt, (3, 4, 2)), i64([4, 0, 2])])
+add("reverse_sequence_batch_after_seq", rev_seq(0, 2),
+    [vals(np.float32, (5, 2, 3)), i32([5, 1, 3])])
+add("reverse_sequence_batch_middle", rev_seq(2, 1),
+    [vals(np.int32, (2, 3, 4, 2)), i64([1, 4, 3])])
+add_error("reverse_sequence_too_long", rev_seq(1),
+          [vals(np.float32, (2, 3)), i64([4, 1])], "> input.dims(1)")
+add_error("reverse_sequence_wrong_count", rev_seq(1),
+          [vals(np.float32, (3, 3)), i64([1, 1])],
+          "Length of seq_lengths != input.dims(0), (2 vs. 3)")
+add_error("reverse_sequence_negative", rev_seq(1),
+          [vals(np.float32, (2, 3)), i64([1, -1])], "seq_lens(1) < 0")
+
+# --- DepthToSpace, SpaceToDepth, MirrorPadGrad --------------------------------
+
+
+def d2s(b):
+    return lambda x: raw.DepthToSpace(input=x, block_size=b)
+
+
+def s2d(b):
+    return lambda x: raw.SpaceToDepth(input=x, block_size=b)
+
+
+for n, dt in MOVABLE.items():
+    add(f"depth_to_space_{n}", d2s(2), [vals(dt, (2, 2, 3, 8))])
+    add(f"space_to_depth_{n}", s2d(2), [vals(dt, (2, 4, 6, 3))])
+add("depth_to_space_block3", d2s(3), [vals(np.float32, (1, 2, 2, 18))])
+add("space_to_depth_block3", s2d(3), [vals(np.float32, (1, 6, 3, 2))])
+add_error("depth_to_space_indivisible", d2s(2), [vals(np.float32, (1, 2, 2, 6))],
+          "Input depth dimension 6 should be divisible by: 4")
+add_error("space_to_depth_indivisible", s2d(2), [vals(np.float32, (1, 3, 2, 1))],
+          "Image width 2 and height 3 should be divisible by block_size: 2")
+add_error("space_to_depth_rank", s2d(2), [vals(np.float32, (2, 2, 2))],
+          "Input rank should be 4 instead of 3")
+
+
+def mirror_pad_grad(mode):
+    return lambda x, p: raw.MirrorPadGrad(input=x, paddings=p, mode=mode)
+
+
+for n, dt in NUMBERS.items():
+    add(f"mirror_pad_grad_reflect_{n}", mirror_pad_grad("REFLECT"),
+        [vals(dt, (6, 7)), i32([[2, 1], [3, 2]])])
+    add(f"mirror_pad_grad_symmetric_{n}", mirror_pad_grad("SYMMETRIC"),
+        [vals(dt, (7, 9)), i64([[3, 1], [1, 4]])])
+add("mirror_pad_grad_3d", mirror_pad_grad("REFLECT"),
+    [vals(np.float32, (4, 9, 7)), i32([[0, 0], [2, 3], [1, 1]])])
+add("mirror_pad_grad_identity", mirror_pad_grad("SYMMETRIC"),
+    [vals(np.float32, (2, 3)), i32([[0, 0], [0, 0]])])
+add_error("mirror_pad_grad_too_big", mirror_pad_grad("REFLECT"),
+          [vals(np.float32, (3, 3)), i32([[2, 1], [0, 0]])],
+          "Total paddings must be less than the input dimension size: 3 was "
+          "not less than 3")
+
 ArrayOracleTest = tf_oracle.make_test_class("kernels/array/run_array_cases",
                                             cases)

@@ -1,6 +1,7 @@
-// BroadcastTo (materialise a broadcast) and BroadcastGradientArgs (the
+// BroadcastTo (materialise a broadcast), BroadcastGradientArgs (the
 // reduction axes that undo one, used by the gradients of every broadcasting
-// binary op).
+// binary op) and BroadcastArgs (the broadcast shape of two shapes,
+// tf.broadcast_dynamic_shape).
 
 #include <cstdint>
 #include <vector>
@@ -70,9 +71,12 @@ class BroadcastToOp : public OpKernel {
   }
 };
 
-class BroadcastGradientArgsOp : public OpKernel {
+// Both read two shape vectors and broadcast them: BroadcastGradientArgs
+// outputs each side's reduction axes, BroadcastArgs (kShapeOnly) the shape.
+template <bool kShapeOnly>
+class BroadcastShapesOp : public OpKernel {
  public:
-  explicit BroadcastGradientArgsOp(OpKernelConstruction* context)
+  explicit BroadcastShapesOp(OpKernelConstruction* context)
       : OpKernel(context) {
     expensive_ = false;
   }
@@ -92,6 +96,10 @@ class BroadcastGradientArgsOp : public OpKernel {
                 errors::InvalidArgument(
                     "Incompatible shapes: [", absl::StrJoin(shapes[0], ","),
                     "] vs. [", absl::StrJoin(shapes[1], ","), "]"));
+    if (kShapeOnly) {
+      Output(context, 0, bcast.output_shape);
+      return;
+    }
     Output(context, 0, bcast.x_reduce_idx);
     Output(context, 1, bcast.y_reduce_idx);
   }
@@ -123,7 +131,11 @@ REGISTER_KERNEL_BUILDER(Name("BroadcastTo")
 REGISTER_KERNEL_BUILDER(Name("BroadcastGradientArgs")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", array_ops::kIndexTypes),
-                        BroadcastGradientArgsOp);
+                        BroadcastShapesOp<false>);
+REGISTER_KERNEL_BUILDER(Name("BroadcastArgs")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", array_ops::kIndexTypes),
+                        BroadcastShapesOp<true>);
 
 }  // namespace
 }  // namespace tributary

@@ -3,7 +3,7 @@
 // b | a b c | b) and SYMMETRIC including it (a | a b c | c).
 //
 // Output index o of a dim of size n reads input index o - before folded
-// back into [0, n) (SourceIndex). Every output row (all dims but the last
+// back into [0, n) (mirror_pad_index.h). Every output row (all dims but the last
 // fixed) is one input row: its middle is a contiguous copy, its edges are
 // the folded elements. Elements move by width (array_util.h).
 
@@ -15,22 +15,13 @@
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
 #include "kernels/array/array_util.h"
+#include "kernels/array/mirror_pad_index.h"
 
 namespace tributary {
 namespace {
 
 // TensorFlow's MirrorPad kernels support ranks 0..5 (Unimplemented beyond).
 constexpr int kMaxMirrorPadRank = 5;
-
-// The input index that output index `o` of a dim reads; `offset` is 1 for
-// REFLECT (the edge is not repeated), 0 for SYMMETRIC.
-inline int64_t SourceIndex(int64_t o, int64_t before, int64_t n,
-                           int64_t offset) {
-  const int64_t i = o - before;
-  if (i < 0) return -i - 1 + offset;
-  if (i >= n) return 2 * n - i - 1 - offset;
-  return i;
-}
 
 class MirrorPadOp : public OpKernel {
  public:
@@ -112,7 +103,7 @@ class MirrorPadOp : public OpKernel {
             int64_t rest = r;
             for (int d = rank - 2; d >= 0; --d) {
               const int64_t n_out = out_shape.dim_size(d);
-              src_row += SourceIndex(rest % n_out, paddings[2 * d],
+              src_row += array_ops::MirrorSourceIndex(rest % n_out, paddings[2 * d],
                                      input.dim_size(d), offset) *
                          in_strides[d];
               rest /= n_out;
@@ -120,11 +111,11 @@ class MirrorPadOp : public OpKernel {
             const T* s = src + src_row;
             T* o = dst + r * out_row;
             for (int64_t j = 0; j < before_last; ++j) {
-              o[j] = s[SourceIndex(j, before_last, n_last, offset)];
+              o[j] = s[array_ops::MirrorSourceIndex(j, before_last, n_last, offset)];
             }
             std::copy(s, s + n_last, o + before_last);
             for (int64_t j = before_last + n_last; j < out_row; ++j) {
-              o[j] = s[SourceIndex(j, before_last, n_last, offset)];
+              o[j] = s[array_ops::MirrorSourceIndex(j, before_last, n_last, offset)];
             }
           }
         });

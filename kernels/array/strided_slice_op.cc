@@ -10,6 +10,7 @@
 #include "common/kernel/op_kernel.h"
 #include "kernels/array/array_util.h"
 #include "kernels/array/strided_copy.h"
+#include "kernels/array/strided_slice_masks.h"
 #include "kernels/array/strided_slice_spec.h"
 
 namespace tributary {
@@ -18,14 +19,7 @@ namespace {
 class StridedSliceOp : public OpKernel {
  public:
   explicit StridedSliceOp(OpKernelConstruction* context) : OpKernel(context) {
-    OP_REQUIRES_OK(context, context->GetAttr("begin_mask", &masks_.begin_mask));
-    OP_REQUIRES_OK(context, context->GetAttr("end_mask", &masks_.end_mask));
-    OP_REQUIRES_OK(context,
-                   context->GetAttr("ellipsis_mask", &masks_.ellipsis_mask));
-    OP_REQUIRES_OK(context,
-                   context->GetAttr("new_axis_mask", &masks_.new_axis_mask));
-    OP_REQUIRES_OK(context, context->GetAttr("shrink_axis_mask",
-                                             &masks_.shrink_axis_mask));
+    OP_REQUIRES_OK(context, array_ops::GetStridedSliceMasks(context, &masks_));
   }
 
   void Compute(OpKernelContext* context) override {

@@ -99,6 +99,20 @@ REGISTER_OP("BroadcastGradientArgs")
     .Output("r1: T")
     .Attr("T: {int32, int64} = DT_INT32");
 
+// The broadcast of shapes s0 and s1 (tf.broadcast_dynamic_shape).
+REGISTER_OP("BroadcastArgs")
+    .Input("s0: T")
+    .Input("s1: T")
+    .Output("r0: T")
+    .Attr("T: {int32, int64} = DT_INT32");
+
+// The input, after checking its shape against `shape` (tf.ensure_shape).
+REGISTER_OP("EnsureShape")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("shape: shape")
+    .Attr("T: type");
+
 // --- Creation ----------------------------------------------------------------
 
 REGISTER_OP("Fill")
@@ -299,6 +313,168 @@ REGISTER_OP("StridedSlice")
     .Attr("ellipsis_mask: int = 0")
     .Attr("new_axis_mask: int = 0")
     .Attr("shrink_axis_mask: int = 0");
+
+// The writes into a strided slice (kernels/array/strided_slice_write.h):
+// StridedSlice's gradient (dy placed into zeros of `shape`), the functional
+// update `x[spec] = value` (tf.tensor_strided_slice_update), and the in-place
+// assignments `v[spec].assign(value)` on TF1 reference and resource
+// variables. Same spec inputs and masks as StridedSlice.
+#define TRIB_STRIDED_SLICE_MASKS             \
+  Attr("begin_mask: int = 0")                \
+      .Attr("end_mask: int = 0")             \
+      .Attr("ellipsis_mask: int = 0")        \
+      .Attr("new_axis_mask: int = 0")        \
+      .Attr("shrink_axis_mask: int = 0")
+
+REGISTER_OP("StridedSliceGrad")
+    .Input("shape: Index")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Input("dy: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .TRIB_STRIDED_SLICE_MASKS;
+
+REGISTER_OP("TensorStridedSliceUpdate")
+    .Input("input: T")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Input("value: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .TRIB_STRIDED_SLICE_MASKS;
+
+REGISTER_OP("StridedSliceAssign")
+    .Input("ref: Ref(T)")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Input("value: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .TRIB_STRIDED_SLICE_MASKS;
+
+REGISTER_OP("ResourceStridedSliceAssign")
+    .Input("ref: resource")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Input("value: T")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .TRIB_STRIDED_SLICE_MASKS
+    .SetIsStateful();
+#undef TRIB_STRIDED_SLICE_MASKS
+
+// Scatter by index tuples (kernels/array/scatter_nd.h): indices [..., K]
+// name slices of the output, updates hold indices.shape[:-1] + shape[K:].
+// ScatterNd adds into zeros (the gradient of GatherNd); TensorScatter*
+// combine into a copy of `tensor`.
+REGISTER_OP("ScatterNd")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Input("shape: Tindices")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tindices: {int16, int32, int64}")
+    .Attr("bad_indices_policy: string = ''");
+
+REGISTER_OP("TensorScatterUpdate")
+    .Input("tensor: T")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tindices: {int16, int32, int64, uint16}")
+    .Attr("bad_indices_policy: string = ''");
+
+#define TRIB_TENSOR_SCATTER_OP(NAME)        \
+  REGISTER_OP(NAME)                         \
+      .Input("tensor: T")                   \
+      .Input("indices: Tindices")           \
+      .Input("updates: T")                  \
+      .Output("output: T")                  \
+      .Attr("T: type")                      \
+      .Attr("Tindices: {int32, int64}")     \
+      .Attr("bad_indices_policy: string = ''")
+
+TRIB_TENSOR_SCATTER_OP("TensorScatterAdd");
+TRIB_TENSOR_SCATTER_OP("TensorScatterSub");
+TRIB_TENSOR_SCATTER_OP("TensorScatterMin");
+TRIB_TENSOR_SCATTER_OP("TensorScatterMax");
+#undef TRIB_TENSOR_SCATTER_OP
+
+REGISTER_OP("ScatterNdNonAliasingAdd")
+    .Input("input: T")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output: T")
+    .Attr("T: {numbertype, bool}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("bad_indices_policy: string = ''");
+
+// --- Reordering within a tensor ------------------------------------------------
+
+// Zeros outside a band of each innermost matrix (tf.linalg.band_part; a
+// negative bound keeps the whole triangle).
+REGISTER_OP("MatrixBandPart")
+    .Input("input: T")
+    .Input("num_lower: Tindex")
+    .Input("num_upper: Tindex")
+    .Output("band: T")
+    .Attr("T: type")
+    .Attr("Tindex: {int32, int64} = DT_INT64");
+
+// Elements shifted cyclically along axes (tf.roll).
+REGISTER_OP("Roll")
+    .Input("input: T")
+    .Input("shift: Tshift")
+    .Input("axis: Taxis")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tshift: {int32, int64}")
+    .Attr("Taxis: {int32, int64}");
+
+// The first seq_lengths[b] elements along seq_dim reversed, per batch entry.
+REGISTER_OP("ReverseSequence")
+    .Input("input: T")
+    .Input("seq_lengths: Tlen")
+    .Output("output: T")
+    .Attr("seq_dim: int")
+    .Attr("batch_dim: int = 0")
+    .Attr("T: type")
+    .Attr("Tlen: {int32, int64} = DT_INT64");
+
+// Depth moved into spatial blocks and back (tf.nn.depth_to_space and
+// space_to_depth).
+REGISTER_OP("DepthToSpace")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("block_size: int >= 2")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'");
+
+REGISTER_OP("SpaceToDepth")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("block_size: int >= 2")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'");
+
+// The gradient of MirrorPad: the padding folded back onto the elements it
+// mirrored.
+REGISTER_OP("MirrorPadGrad")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}");
 
 // Gathers slices of `params` along `axis`; reduction gradients use it to pick
 // the kept dimensions of an input's shape.

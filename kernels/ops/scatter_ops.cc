@@ -58,6 +58,45 @@ TRIB_RESOURCE_SCATTER_OP("ResourceScatterMax", "numbertype");
 TRIB_RESOURCE_SCATTER_OP("ResourceScatterUpdate", "type");
 #undef TRIB_RESOURCE_SCATTER_OP
 
+// Updates by index tuples (tf.compat.v1.scatter_nd_update, v.scatter_nd_add,
+// ...): indices [..., K] name slices of the variable, updates hold
+// indices.shape[:-1] + var.shape[K:].
+#define TRIB_REF_SCATTER_ND_OP(NAME, TYPES, LOCKING)    \
+  REGISTER_OP(NAME)                                     \
+      .Input("ref: Ref(T)")                             \
+      .Input("indices: Tindices")                       \
+      .Input("updates: T")                              \
+      .Output("output_ref: Ref(T)")                     \
+      .Attr("T: " TYPES)                                \
+      .Attr("Tindices: {int32, int64}")                 \
+      .Attr("use_locking: bool = " LOCKING)             \
+      .Attr("bad_indices_policy: string = ''")
+
+TRIB_REF_SCATTER_ND_OP("ScatterNdUpdate", "type", "true");
+TRIB_REF_SCATTER_ND_OP("ScatterNdAdd", "numbertype", "false");
+TRIB_REF_SCATTER_ND_OP("ScatterNdSub", "numbertype", "false");
+TRIB_REF_SCATTER_ND_OP("ScatterNdMin", "numbertype", "false");
+TRIB_REF_SCATTER_ND_OP("ScatterNdMax", "numbertype", "false");
+#undef TRIB_REF_SCATTER_ND_OP
+
+#define TRIB_RESOURCE_SCATTER_ND_OP(NAME)         \
+  REGISTER_OP(NAME)                               \
+      .Input("ref: resource")                     \
+      .Input("indices: Tindices")                 \
+      .Input("updates: T")                        \
+      .Attr("T: type")                            \
+      .Attr("Tindices: {int32, int64}")           \
+      .Attr("use_locking: bool = true")           \
+      .Attr("bad_indices_policy: string = ''")    \
+      .SetIsStateful()
+
+TRIB_RESOURCE_SCATTER_ND_OP("ResourceScatterNdUpdate");
+TRIB_RESOURCE_SCATTER_ND_OP("ResourceScatterNdAdd");
+TRIB_RESOURCE_SCATTER_ND_OP("ResourceScatterNdSub");
+TRIB_RESOURCE_SCATTER_ND_OP("ResourceScatterNdMin");
+TRIB_RESOURCE_SCATTER_ND_OP("ResourceScatterNdMax");
+#undef TRIB_RESOURCE_SCATTER_ND_OP
+
 // output = var[indices] (rows of the variable), shape indices.shape +
 // var.shape[1:].
 REGISTER_OP("ResourceGather")

@@ -364,5 +364,186 @@ def resource_and_ref_are_distinct(x):
 cases.add("ref_and_resource_variables_distinct", resource_and_ref_are_distinct,
           [np.ones(2, np.float32)])
 
+# ---- StridedSliceAssign / ResourceStridedSliceAssign ---------------------------
+
+SLICE_ASSIGNS = [
+    # name, variable shape, begin, end, strides, masks, value shape
+    ("rows", (4, 3), [1], [3], [1], {}, (2, 3)),
+    ("strided_reverse", (4, 5), [3, 0], [0, 5], [-2, 2], {}, (2, 3)),
+    ("shrink", (4, 3), [2, 0], [3, 3], [1, 1], dict(shrink_axis_mask=1), (3,)),
+    ("new_axis", (2, 3), [0, 0], [0, 0], [1, 1],
+     dict(new_axis_mask=1, end_mask=2), (1, 2, 3)),
+    ("empty_any_value", (2, 3), [0, 0], [0, 0], [1, 1], dict(new_axis_mask=1),
+     (1, 2, 3)),
+    ("ellipsis", (2, 3, 4), [0, 1], [0, 3], [1, 1], dict(ellipsis_mask=1),
+     (2, 3, 2)),
+    ("broadcast_scalar", (4, 3), [0, 1], [4, 2], [1, 1], {}, ()),
+    ("broadcast_row", (4, 3), [1], [4], [1], {}, (3,)),
+    ("empty", (4, 3), [3], [1], [1], {}, (0, 3)),
+]
+
+
+def _slice_value(shape, dt, start):
+    n = int(np.prod(shape, dtype=np.int64))
+    return (np.arange(start, start + n) % 97).astype(dt).reshape(shape)
+
+
+for name, shape, b, e, s, masks, vshape in SLICE_ASSIGNS:
+    def ref_slice_assign(x, v, b=b, e=e, s=s, masks=masks, shape=shape):
+        var = variable("w", list(shape), np.float32)
+        a = raw.Assign(ref=var, value=x)
+        with deps([a]):
+            out = raw.StridedSliceAssign(ref=var, begin=b, end=e, strides=s,
+                                         value=v, **masks)
+        with deps([out]):
+            again = variable("w", list(shape), np.float32)
+        return [out, again]
+
+    def resource_slice_assign(x, v, b=b, e=e, s=s, masks=masks, shape=shape):
+        h = handle("w", np.float32, shape)
+        a = raw.AssignVariableOp(resource=h, value=x)
+        with deps([a]):
+            before = raw.ReadVariableOp(resource=h, dtype=tf.float32)
+        with deps([before]):
+            w = raw.ResourceStridedSliceAssign(ref=h, begin=b, end=e,
+                                               strides=s, value=v, **masks)
+        with deps([w]):
+            # `before` was read first: the write must not reach it.
+            return [before, raw.ReadVariableOp(resource=h, dtype=tf.float32)]
+
+    inputs = [_slice_value(shape, np.float32, 0),
+              _slice_value(vshape, np.float32, 50)]
+    cases.add(f"strided_slice_assign_{name}", ref_slice_assign, inputs)
+    cases.add(f"resource_strided_slice_assign_{name}", resource_slice_assign,
+              inputs)
+
+for dt in DTYPES + [np.bool_]:
+    def resource_slice_assign_dtype(x, v, dt=dt):
+        h = handle("w", dt, (6,))
+        a = raw.AssignVariableOp(resource=h, value=x)
+        with deps([a]):
+            w = raw.ResourceStridedSliceAssign(ref=h, begin=[-1], end=[0],
+                                               strides=[-2], value=v,
+                                               end_mask=1)
+        with deps([w]):
+            return raw.ReadVariableOp(resource=h, dtype=tf.as_dtype(dt))
+
+    cases.add(f"resource_strided_slice_assign_{np.dtype(dt).name}",
+              resource_slice_assign_dtype,
+              [_slice_value((6,), dt, 1), _slice_value((3,), dt, 40)])
+
+
+def resource_slice_assign_mismatch(x, v):
+    h = handle("w", np.float32, (4, 3))
+    a = raw.AssignVariableOp(resource=h, value=x)
+    with deps([a]):
+        return raw.ResourceStridedSliceAssign(ref=h, begin=[0], end=[4],
+                                              strides=[1], value=v)
+
+
+cases.add("resource_strided_slice_assign_not_broadcastable",
+          resource_slice_assign_mismatch,
+          [np.zeros((4, 3), np.float32), np.ones((2,), np.float32)],
+          expect_code=INVALID_ARGUMENT,
+          message_contains=["Cannot broadcast input shape [2] into final "
+                            "shape [4,3]"])
+
+
+def resource_slice_assign_uninitialized(v):
+    h = handle("w", np.float32, (4,))
+    return raw.ResourceStridedSliceAssign(ref=h, begin=[0], end=[2],
+                                          strides=[1], value=v)
+
+
+# Never assigned: the variable does not exist yet.
+cases.add("resource_strided_slice_assign_uninitialized",
+          resource_slice_assign_uninitialized, [np.ones((2,), np.float32)],
+          expect_code=NOT_FOUND)
+
+
+def resource_slice_assign_bad_spec(x, v):
+    h = handle("w", np.float32, (4,))
+    a = raw.AssignVariableOp(resource=h, value=x)
+    with deps([a]):
+        return raw.ResourceStridedSliceAssign(ref=h, begin=[5], end=[6],
+                                              strides=[1], value=v,
+                                              shrink_axis_mask=1)
+
+
+cases.add("resource_strided_slice_assign_out_of_bounds",
+          resource_slice_assign_bad_spec,
+          [np.zeros((4,), np.float32), np.float32(1)],
+          expect_code=INVALID_ARGUMENT,
+          message_contains=["slice index 5 of dimension 0 out of bounds."])
+
+# ---- ScatterNd* on reference and resource variables -----------------------------
+
+ND_KINDS = ["Update", "Add", "Sub", "Min", "Max"]
+for kind in ND_KINDS:
+    for dt in DTYPES:
+        def ref_scatter_nd(x, i, u, kind=kind, dt=dt):
+            var = variable("w", [3, 2], dt)
+            a = raw.Assign(ref=var, value=x)
+            with deps([a]):
+                out = getattr(raw, f"ScatterNd{kind}")(ref=var, indices=i,
+                                                       updates=u)
+            with deps([out]):
+                again = variable("w", [3, 2], dt)
+            return [out, again]
+
+        def resource_scatter_nd(x, i, u, kind=kind, dt=dt):
+            h = handle("w", dt, (3, 2))
+            a = raw.AssignVariableOp(resource=h, value=x)
+            with deps([a]):
+                before = raw.ReadVariableOp(resource=h, dtype=tf.as_dtype(dt))
+            with deps([before]):
+                w = getattr(raw, f"ResourceScatterNd{kind}")(
+                    ref=h, indices=i, updates=u)
+            with deps([w]):
+                return [before,
+                        raw.ReadVariableOp(resource=h, dtype=tf.as_dtype(dt))]
+
+        inputs = [np.array([[1, 8], [3, 4], [9, 2]]).astype(dt),
+                  np.array([[2, 1], [0, 0], [2, 1]], np.int64),
+                  np.array([5, 6, 7]).astype(dt)]
+        name = f"{kind.lower()}_{np.dtype(dt).name}"
+        cases.add(f"scatter_nd_{name}", ref_scatter_nd, inputs)
+        cases.add(f"resource_scatter_nd_{name}", resource_scatter_nd, inputs)
+
+
+def resource_scatter_nd_rows(x, i, u):
+    h = handle("w", np.float32, (3, 2))
+    a = raw.AssignVariableOp(resource=h, value=x)
+    with deps([a]):
+        w = raw.ResourceScatterNdAdd(ref=h, indices=i, updates=u)
+    with deps([w]):
+        return raw.ReadVariableOp(resource=h, dtype=tf.float32)
+
+
+cases.add("resource_scatter_nd_add_rows", resource_scatter_nd_rows,
+          [np.ones((3, 2), np.float32), np.array([[2], [0]], np.int32),
+           np.array([[1, 2], [3, 4]], np.float32)])
+cases.add("resource_scatter_nd_out_of_range", resource_scatter_nd_rows,
+          [np.ones((3, 2), np.float32), np.array([[2], [3]], np.int32),
+           np.array([[1, 2], [3, 4]], np.float32)],
+          expect_code=INVALID_ARGUMENT,
+          message_contains=["indices[1] = [3] does not index into shape [3,2]"])
+cases.add("resource_scatter_nd_shape_mismatch", resource_scatter_nd_rows,
+          [np.ones((3, 2), np.float32), np.array([[2], [0]], np.int32),
+           np.array([[1, 2, 3], [3, 4, 5]], np.float32)],
+          expect_code=INVALID_ARGUMENT,
+          message_contains=["Dimensions [1,2) of input[shape=[3,2]] must match "
+                            "dimensions [1,2) of updates[shape=[2,3]]"])
+
+
+def resource_scatter_nd_missing(i, u):
+    return raw.ResourceScatterNdUpdate(ref=handle("w", np.float32, (3,)),
+                                       indices=i, updates=u)
+
+
+cases.add("resource_scatter_nd_missing_variable", resource_scatter_nd_missing,
+          [np.array([[1]], np.int32), np.ones((1,), np.float32)],
+          expect_code=NOT_FOUND)
+
 StateOracleTest = tf_oracle.make_test_class("kernels/state/run_state_cases", cases,
                                             "StateOracleTest")
