@@ -1219,5 +1219,135 @@ add_error("mirror_pad_grad_too_big", mirror_pad_grad("REFLECT"),
           "Total paddings must be less than the input dimension size: 3 was "
           "not less than 3")
 
+# --- Diag, MatrixDiag, MatrixDiagPart, MatrixSetDiag (V1-V3) ------------------
+
+ALIGNS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
+POD = NUMERIC  # TensorFlow's TF_CALL_POD_TYPES: numbers and bool
+
+
+def matrix_diag_v3(align="RIGHT_LEFT"):
+    return lambda d, k, r, c, p: raw.MatrixDiagV3(
+        diagonal=d, k=k, num_rows=r, num_cols=c, padding_value=p, align=align)
+
+
+def matrix_diag_part_v3(align="RIGHT_LEFT"):
+    return lambda x, k, p: raw.MatrixDiagPartV3(input=x, k=k, padding_value=p,
+                                                align=align)
+
+
+def matrix_set_diag_v3(align="RIGHT_LEFT"):
+    return lambda x, d, k: raw.MatrixSetDiagV3(input=x, diagonal=d, k=k,
+                                               align=align)
+
+
+for n, dt in {k: v for k, v in NUMERIC.items() if k != "bool" and
+              k not in ("u8", "i8", "i16")}.items():
+    add(f"diag_{n}", lambda d: raw.Diag(diagonal=d), [vals(dt, (2, 3))])
+for n, dt in POD.items():
+    add(f"matrix_diag_{n}", lambda d: raw.MatrixDiag(diagonal=d),
+        [vals(dt, (2, 3))])
+    add(f"matrix_diag_part_{n}", lambda x: raw.MatrixDiagPart(input=x),
+        [vals(dt, (2, 3, 4))])
+    add(f"matrix_set_diag_{n}",
+        lambda x, d: raw.MatrixSetDiag(input=x, diagonal=d),
+        [vals(dt, (2, 4, 3)), vals(dt, (2, 3), 50)])
+    add(f"matrix_diag_v3_band_{n}", matrix_diag_v3(),
+        [vals(dt, (2, 3, 3)), i32([-1, 1]), i32(-1), i32(-1),
+         vals(dt, (), 7)])
+    add(f"matrix_diag_part_v3_band_{n}", matrix_diag_part_v3(),
+        [vals(dt, (2, 3, 4)), i32([-2, 1]), vals(dt, (), 9)])
+    add(f"matrix_set_diag_v3_band_{n}", matrix_set_diag_v3(),
+        [vals(dt, (2, 3, 4)), vals(dt, (2, 3, 3), 40), i32([-1, 1])])
+for align in ALIGNS:
+    add(f"matrix_diag_v3_{align}", matrix_diag_v3(align),
+        [vals(np.float32, (2, 4, 3), 1), i32([-2, 1]), i32(4), i32(5),
+         np.float32(-1)])
+    add(f"matrix_diag_part_v3_{align}", matrix_diag_part_v3(align),
+        [vals(np.float32, (2, 4, 5)), i32([-3, 2]), np.float32(-9)])
+    add(f"matrix_diag_part_v3_super_{align}", matrix_diag_part_v3(align),
+        [vals(np.int32, (5, 3)), i32([1, 2]), i32(0)])
+    add(f"matrix_set_diag_v3_{align}", matrix_set_diag_v3(align),
+        [vals(np.float64, (4, 5)), vals(np.float64, (4, 4), 100),
+         i32([-1, 2])])
+add("matrix_diag_v2_band", lambda d, k, r, c, p: raw.MatrixDiagV2(
+    diagonal=d, k=k, num_rows=r, num_cols=c, padding_value=p),
+    [vals(np.float32, (2, 3), 1), i32([0, 1]), i32(-1), i32(-1),
+     np.float32(0)])
+add("matrix_diag_part_v2_band", lambda x, k, p: raw.MatrixDiagPartV2(
+    input=x, k=k, padding_value=p),
+    [vals(np.float32, (4, 3)), i32([-2, 0]), np.float32(5)])
+add("matrix_set_diag_v2_band", lambda x, d, k: raw.MatrixSetDiagV2(
+    input=x, diagonal=d, k=k),
+    [vals(np.int64, (3, 3)), vals(np.int64, (2, 3), 10), i32([-1, 0])])
+add("matrix_diag_v3_one_subdiag_rows", matrix_diag_v3(),
+    [vals(np.float32, (3,)), i32(-2), i32(-1), i32(-1), np.float32(0)])
+add("matrix_diag_v3_num_rows_given", matrix_diag_v3(),
+    [vals(np.float32, (2, 3)), i32(1), i32(5), i32(-1), np.float32(0)])
+add("matrix_diag_v3_num_cols_given", matrix_diag_v3(),
+    [vals(np.float32, (3,)), i32(0), i32(-1), i32(6), np.float32(2)])
+add("matrix_diag_v3_eye", matrix_diag_v3(),
+    [np.ones((4,), np.float32), i32(0), i32(4), i32(6), np.float32(0)])
+add("matrix_diag_part_v3_scalar_k", matrix_diag_part_v3(),
+    [vals(np.float32, (3, 5)), i32(2), np.float32(0)])
+add("matrix_diag_part_v3_empty", matrix_diag_part_v3(),
+    [np.zeros((2, 0, 3), np.float32), i32(0), np.float32(0)])
+add("matrix_diag_part_v3_k_vector1", matrix_diag_part_v3(),
+    [vals(np.float32, (3, 3)), i32([-1]), np.float32(0)])
+add("matrix_set_diag_empty", lambda x, d: raw.MatrixSetDiag(input=x,
+                                                            diagonal=d),
+    [np.zeros((0, 3, 3), np.float32), np.zeros((0, 3), np.float32)])
+add_error("matrix_diag_part_k_out_of_bound", matrix_diag_part_v3(),
+          [vals(np.float32, (3, 4)), i32([-5, 0]), np.float32(0)],
+          "lower_diag_index is out of bound: -5")
+add_error("matrix_diag_part_upper_out_of_bound", matrix_diag_part_v3(),
+          [vals(np.float32, (3, 4)), i32([0, 4]), np.float32(0)],
+          "upper_diag_index is out of bound: 4")
+add_error("matrix_diag_part_k_unordered", matrix_diag_part_v3(),
+          [vals(np.float32, (3, 4)), i32([1, 0]), np.float32(0)],
+          "lower_diag_index must not be larger than upper_diag_index: 1 > 0")
+add_error("matrix_diag_part_k_three", matrix_diag_part_v3(),
+          [vals(np.float32, (3, 4)), i32([0, 1, 2]), np.float32(0)],
+          "diag_index must have only one or two elements, received 3 "
+          "elements.")
+add_error("matrix_diag_part_k_matrix", matrix_diag_part_v3(),
+          [vals(np.float32, (3, 4)), i32([[0, 1]]), np.float32(0)],
+          "diag_index must be a scalar or vector, received shape: [1,2]")
+add_error("matrix_diag_part_vector", lambda x: raw.MatrixDiagPart(input=x),
+          [vals(np.float32, (3,))],
+          "input must be at least 2-dim, received shape: [3]")
+add_error("matrix_diag_scalar", lambda d: raw.MatrixDiag(diagonal=d),
+          [np.float32(1)], "diagonal must be at least 1-dim, received shape: []")
+add_error("matrix_diag_num_diags_mismatch", matrix_diag_v3(),
+          [vals(np.float32, (2, 3)), i32([-2, 0]), i32(-1), i32(-1),
+           np.float32(0)],
+          "The number of diagonals provided in the input does not match the "
+          "lower_diag_index and upper_diag_index range.")
+add_error("matrix_diag_rows_too_small", matrix_diag_v3(),
+          [vals(np.float32, (3,)), i32(-1), i32(3), i32(-1), np.float32(0)],
+          "The number of rows is too small.")
+add_error("matrix_diag_cols_too_small", matrix_diag_v3(),
+          [vals(np.float32, (3,)), i32(1), i32(-1), i32(3), np.float32(0)],
+          "The number of columns is too small.")
+add_error("matrix_diag_rows_cols_inconsistent", matrix_diag_v3(),
+          [vals(np.float32, (3,)), i32(0), i32(5), i32(5), np.float32(0)],
+          "The number of rows or columns is not consistent with the specified "
+          "d_lower, d_upper, and diagonal.")
+add_error("matrix_set_diag_shape_mismatch",
+          lambda x, d: raw.MatrixSetDiag(input=x, diagonal=d),
+          [vals(np.float32, (2, 3, 3)), vals(np.float32, (2, 2))],
+          "Either first dimensions of diagonal don't match input.shape[:-2]")
+add_error("matrix_set_diag_num_diags_mismatch", matrix_set_diag_v3(),
+          [vals(np.float32, (3, 3)), vals(np.float32, (3, 3)), i32([-1, 0])],
+          "The number of diagonals provided in `diag` is not consistent")
+add_error("matrix_set_diag_out_of_bound", matrix_set_diag_v3(),
+          [vals(np.float32, (3, 3)), vals(np.float32, (1,)), i32(3)],
+          "upper_diag_index is out of bound: 3")
+add_error("matrix_set_diag_scalar_diagonal",
+          lambda x, d: raw.MatrixSetDiag(input=x, diagonal=d),
+          [vals(np.float32, (3, 3)), np.float32(1)],
+          "diagonal must be at least 1-dim, received shape: []")
+add_error("diag_scalar", lambda d: raw.Diag(diagonal=d), [np.float32(2)],
+          "Input must be at least rank 1, got 0")
+
 ArrayOracleTest = tf_oracle.make_test_class("kernels/array/run_array_cases",
                                             cases)

@@ -1,3 +1,8 @@
+// Diag and DiagPart, tf.linalg.tensor_diag and its inverse.
+//
+// Diag: for an input of shape [d1..dk] (k >= 1), the output [d1..dk, d1..dk]
+// with the input on its diagonal and zeros elsewhere.
+//
 // DiagPart: for an input of shape [d1..dk, d1..dk] (rank 2k, k >= 1), the
 // output of shape [d1..dk] with output[i1..ik] = input[i1..ik, i1..ik]
 // (tf.linalg.tensor_diag_part; the orthogonal initializer takes the diagonal
@@ -51,13 +56,44 @@ class DiagPartOp : public OpKernel {
   }
 };
 
-constexpr DataType kDiagPartTypes[] = {DT_FLOAT,     DT_DOUBLE,    DT_INT32,
-                                       DT_INT64,     DT_HALF,      DT_BFLOAT16,
-                                       DT_COMPLEX64, DT_COMPLEX128};
+// Diag: [d...] -> [d..., d...], the input on the diagonal, zeros elsewhere.
+class DiagOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* context) override {
+    const Tensor& diagonal = context->input(0);
+    OP_REQUIRES(
+        context, diagonal.dims() >= 1,
+        errors::InvalidArgument("Input must be at least rank 1, got 0"));
+    TensorShape out_shape = diagonal.shape();
+    for (int d = 0; d < diagonal.dims(); ++d) {
+      out_shape.AddDim(diagonal.dim_size(d));
+    }
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(context, context->allocate_output(0, out_shape, &out));
+    if (out->NumElements() == 0) return;
+    std::memset(out->data(), 0, out->TotalBytes());
+    const int64_t n = diagonal.NumElements();
+    const int64_t width = DataTypeSize(diagonal.dtype());
+    const char* in = static_cast<const char*>(diagonal.data());
+    char* dst = static_cast<char*>(out->data());
+    for (int64_t i = 0; i < n; ++i) {
+      std::memcpy(dst + (i * n + i) * width, in + i * width, width);
+    }
+  }
+};
+
+// TensorFlow's list for both: float, complex, int32 and int64 types.
+constexpr DataType kDiagTypes[] = {DT_FLOAT,     DT_DOUBLE,    DT_INT32,
+                                   DT_INT64,     DT_HALF,      DT_BFLOAT16,
+                                   DT_COMPLEX64, DT_COMPLEX128};
 
 REGISTER_KERNEL_BUILDER(
-    Name("DiagPart").Device(DEVICE_CPU).TypeConstraint("T", kDiagPartTypes),
+    Name("DiagPart").Device(DEVICE_CPU).TypeConstraint("T", kDiagTypes),
     DiagPartOp);
+REGISTER_KERNEL_BUILDER(
+    Name("Diag").Device(DEVICE_CPU).TypeConstraint("T", kDiagTypes), DiagOp);
 
 }  // namespace
 }  // namespace tributary

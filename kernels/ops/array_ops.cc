@@ -209,6 +209,14 @@ REGISTER_OP("Where")
     .Attr("T: {numbertype, bool} = DT_BOOL")
     .Output("index: int64");
 
+// A [d1..dk, d1..dk] tensor with `diagonal` on its diagonal, zeros elsewhere.
+REGISTER_OP("Diag")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, int32, int64, complex64, "
+        "complex128}");
+
 // The diagonal of a [d1..dk, d1..dk] tensor, shape [d1..dk].
 REGISTER_OP("DiagPart")
     .Input("input: T")
@@ -429,6 +437,70 @@ REGISTER_OP("MatrixBandPart")
     .Output("band: T")
     .Attr("T: type")
     .Attr("Tindex: {int32, int64} = DT_INT64");
+
+// Batched matrices built from diagonals (tf.linalg.diag, tf.eye), the
+// diagonals of batched matrices (tf.linalg.diag_part) and matrices with
+// their diagonals replaced (tf.linalg.set_diag). V2 and V3 take a band of
+// diagonals `k` (see kernels/array/matrix_diag_ops.cc); V3 says where a
+// short diagonal sits in its packed row.
+REGISTER_OP("MatrixDiag").Input("diagonal: T").Output("output: T").Attr(
+    "T: type");
+REGISTER_OP("MatrixDiagV2")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Input("num_rows: int32")
+    .Input("num_cols: int32")
+    .Input("padding_value: T")
+    .Output("output: T")
+    .Attr("T: type");
+REGISTER_OP("MatrixDiagV3")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Input("num_rows: int32")
+    .Input("num_cols: int32")
+    .Input("padding_value: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr(
+        "align: {'LEFT_RIGHT', 'RIGHT_LEFT', 'LEFT_LEFT', 'RIGHT_RIGHT'} = "
+        "'RIGHT_LEFT'");
+REGISTER_OP("MatrixDiagPart").Input("input: T").Output("diagonal: T").Attr(
+    "T: type");
+REGISTER_OP("MatrixDiagPartV2")
+    .Input("input: T")
+    .Input("k: int32")
+    .Input("padding_value: T")
+    .Output("diagonal: T")
+    .Attr("T: type");
+REGISTER_OP("MatrixDiagPartV3")
+    .Input("input: T")
+    .Input("k: int32")
+    .Input("padding_value: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .Attr(
+        "align: {'LEFT_RIGHT', 'RIGHT_LEFT', 'LEFT_LEFT', 'RIGHT_RIGHT'} = "
+        "'RIGHT_LEFT'");
+REGISTER_OP("MatrixSetDiag")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type");
+REGISTER_OP("MatrixSetDiagV2")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Output("output: T")
+    .Attr("T: type");
+REGISTER_OP("MatrixSetDiagV3")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr(
+        "align: {'LEFT_RIGHT', 'RIGHT_LEFT', 'LEFT_LEFT', 'RIGHT_RIGHT'} = "
+        "'RIGHT_LEFT'");
 
 // Elements shifted cyclically along axes (tf.roll).
 REGISTER_OP("Roll")

@@ -66,7 +66,7 @@ const std::vector<std::string>& RequiredOps() {
       "Reshape", "Shape", "ShapeN", "Size", "Rank", "Fill", "ZerosLike", "OnesLike",
       "ExpandDims", "Squeeze", "ConcatV2", "Pack", "Unpack", "Transpose",
       "Tile", "Slice", "StridedSlice", "BroadcastGradientArgs", "BroadcastTo",
-      "Pad", "PadV2", "MirrorPad", "Split", "SplitV", "DiagPart", "Where", "GatherNd", "ReverseV2",
+      "Pad", "PadV2", "MirrorPad", "Split", "SplitV", "Diag", "DiagPart", "Where", "GatherNd", "ReverseV2",
       "PreventGradient", "OneHot", "SpaceToBatchND", "BatchToSpaceND",
       // TensorLists.
       "EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
@@ -87,6 +87,7 @@ const std::vector<std::string>& RequiredOps() {
       "IsVariableInitialized", "VarHandleOp", "ReadVariableOp",
       "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
       "VarIsInitializedOp", "DestroyResourceOp", "DisableCopyOnRead",
+      "VariableShape",
       // Training.
       "ApplyGradientDescent", "ApplyMomentum", "ApplyAdam",
       "ResourceApplyGradientDescent", "ResourceApplyMomentum",
@@ -486,6 +487,7 @@ TEST(OpsTest, OpFlags) {
       "AssignAddVariableOp",
       "AssignSubVariableOp",
       "VarIsInitializedOp",
+      "VariableShape",
       "DestroyResourceOp",
       "DisableCopyOnRead",
       "ResourceApplyGradientDescent",

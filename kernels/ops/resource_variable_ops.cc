@@ -56,6 +56,13 @@ REGISTER_OP("DisableCopyOnRead")
     .Input("resource: resource")
     .SetIsStateful();
 
+// The variable's shape (tf.shape of a resource variable).
+REGISTER_OP("VariableShape")
+    .Input("input: resource")
+    .Output("output: out_type")
+    .Attr("out_type: {int32, int64} = DT_INT32")
+    .SetIsStateful();
+
 REGISTER_OP("VarIsInitializedOp")
     .Input("resource: resource")
     .Output("is_initialized: bool")

@@ -7,7 +7,9 @@
 // snapshot; a write holds the lock exclusively and first copies the buffer
 // when a snapshot still uses it.
 
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -231,6 +233,47 @@ class DisableCopyOnReadOp : public OpKernel {
   }
 };
 
+// The variable's shape as a vector of out_type (tf.shape of a resource
+// variable). A missing variable is NOT_FOUND; a dimension past int32's range
+// with out_type int32 is INVALID_ARGUMENT rather than a wrapped number.
+class VariableShapeOp : public OpKernel {
+ public:
+  explicit VariableShapeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    expensive_ = false;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("out_type", &out_type_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    absl::StatusOr<const ResourceHandle*> handle = HandleFromInput(ctx, 0);
+    OP_REQUIRES_OK(ctx, handle.status());
+    RefCountPtr<Var> variable;
+    OP_REQUIRES_OK(ctx, LookupResource(ctx, **handle, &variable));
+    TensorShape shape;
+    {
+      absl::ReaderMutexLock lock(variable->mu());
+      shape = variable->tensor()->shape();
+    }
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_output(0, TensorShape({shape.dims()}), &output));
+    for (int d = 0; d < shape.dims(); ++d) {
+      const int64_t size = shape.dim_size(d);
+      if (out_type_ == DT_INT64) {
+        output->flat<int64_t>()(d) = size;
+        continue;
+      }
+      OP_REQUIRES(ctx, size <= std::numeric_limits<int32_t>::max(),
+                  errors::InvalidArgument(
+                      "Shape ", shape.DebugString(),
+                      " does not fit out_type int32: use int64"));
+      output->flat<int32_t>()(d) = static_cast<int32_t>(size);
+    }
+  }
+
+ private:
+  DataType out_type_ = DT_INT32;
+};
+
 class DestroyResourceOp : public OpKernel {
  public:
   explicit DestroyResourceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -259,6 +302,8 @@ REGISTER_KERNEL_BUILDER(Name("DisableCopyOnRead").Device(DEVICE_CPU),
                         DisableCopyOnReadOp);
 REGISTER_KERNEL_BUILDER(Name("VarIsInitializedOp").Device(DEVICE_CPU),
                         VarIsInitializedOp);
+REGISTER_KERNEL_BUILDER(Name("VariableShape").Device(DEVICE_CPU),
+                        VariableShapeOp);
 REGISTER_KERNEL_BUILDER(Name("DestroyResourceOp").Device(DEVICE_CPU),
                         DestroyResourceOp);
 

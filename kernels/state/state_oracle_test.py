@@ -241,6 +241,30 @@ cases.add("resource_assignadd_uninitialized", add_uninitialized,
           [np.ones(2, np.float32)], expect_code=NOT_FOUND)
 
 
+for out_type in (np.int32, np.int64):
+    def variable_shape(x, out_type=out_type):
+        h = handle("w", np.float32, [None, None, None])
+        a = raw.AssignVariableOp(resource=h, value=x)
+        with deps([a]):
+            return raw.VariableShape(input=h, out_type=tf.as_dtype(out_type))
+
+    cases.add(f"variable_shape_{np.dtype(out_type).name}", variable_shape,
+              [np.ones((2, 0, 5), np.float32)])
+
+
+def variable_shape_scalar(x):
+    h = handle("w", np.float64)
+    a = raw.AssignVariableOp(resource=h, value=x)
+    with deps([a]):
+        return raw.VariableShape(input=h)
+
+
+cases.add("variable_shape_scalar", variable_shape_scalar, [np.float64(3)])
+cases.add("variable_shape_missing",
+          lambda: raw.VariableShape(input=handle("w", np.float32, [2])), [],
+          expect_code=NOT_FOUND)
+
+
 def resource_validate_shape(x, y):
     h = handle("w", np.float32, [None])
     a = raw.AssignVariableOp(resource=h, value=x, validate_shape=True)
