@@ -1341,7 +1341,7 @@ add_error("matrix_set_diag_num_diags_mismatch", matrix_set_diag_v3(),
           "The number of diagonals provided in `diag` is not consistent")
 add_error("matrix_set_diag_out_of_bound", matrix_set_diag_v3(),
           [vals(np.float32, (3, 3)), vals(np.float32, (1,)), i32(3)],
-          "upper_diag_index is out of bound: 3")
+          "lower_diag_index is out of bound: 3")
 add_error("matrix_set_diag_scalar_diagonal",
           lambda x, d: raw.MatrixSetDiag(input=x, diagonal=d),
           [vals(np.float32, (3, 3)), np.float32(1)],
