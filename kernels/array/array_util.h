@@ -92,6 +92,28 @@ bool VisitMovableType(DataType dtype, Fn&& fn) {
   }
 }
 
+// For kernels registered once per dtype with the type that moves its
+// elements as a template argument: M(dtype, mover) for every dtype
+// VisitMovableType accepts, the list TensorFlow registers its
+// update-style movement kernels for (TensorScatterUpdate, ScatterNdUpdate).
+#define TRIB_FOR_EACH_MOVABLE_DTYPE(M)                                    \
+  M(DT_BOOL, uint8_t);                                                    \
+  M(DT_INT8, uint8_t);                                                    \
+  M(DT_UINT8, uint8_t);                                                   \
+  M(DT_HALF, uint16_t);                                                   \
+  M(DT_BFLOAT16, uint16_t);                                               \
+  M(DT_INT16, uint16_t);                                                  \
+  M(DT_UINT16, uint16_t);                                                 \
+  M(DT_FLOAT, uint32_t);                                                  \
+  M(DT_INT32, uint32_t);                                                  \
+  M(DT_UINT32, uint32_t);                                                 \
+  M(DT_DOUBLE, uint64_t);                                                 \
+  M(DT_INT64, uint64_t);                                                  \
+  M(DT_UINT64, uint64_t);                                                 \
+  M(DT_COMPLEX64, uint64_t);                                              \
+  M(DT_COMPLEX128, ::tributary::array_ops::Bytes16);                      \
+  M(DT_STRING, std::string)
+
 // The Unimplemented error for a dtype VisitMovableType refused.
 absl::Status UnsupportedDtype(absl::string_view op, DataType dtype);
 

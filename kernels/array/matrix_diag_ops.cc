@@ -49,6 +49,13 @@ struct DiagBand {
                     cols - std::max<int64_t>(0, d));
   }
 
+  // The longest diagonal of the band in a rows x cols matrix: the length of
+  // a packed row.
+  int64_t MaxLength(int64_t rows, int64_t cols) const {
+    return std::min(rows + std::min<int64_t>(upper, 0),
+                    cols - std::max<int64_t>(lower, 0));
+  }
+
   // Where diagonal d's first element sits in a packed row of max_len.
   int64_t Offset(int64_t d, int64_t max_len, int64_t rows, int64_t cols) const {
     const bool left =
@@ -116,6 +123,39 @@ absl::Status CheckOneElement(const Tensor& t, const char* name) {
         name, " must be a scalar, received shape: ", t.shape().DebugString());
   }
   return absl::OkStatus();
+}
+
+// For the ops that read diagonals out of `input` (DiagPart, SetDiag):
+// `input` must be a batch of matrices, rows x cols, holding the band; then
+// `packed` is the shape of its diagonals packed, [..., num_diags, max_len]
+// or [..., max_len] for one diagonal.
+absl::Status PackedDiagonals(const Tensor& input, const DiagBand& band,
+                             int64_t* rows, int64_t* cols,
+                             TensorShape* packed) {
+  const int rank = input.dims();
+  if (rank < 2) {
+    return errors::InvalidArgument(
+        "input must be at least 2-dim, received shape: ",
+        input.shape().DebugString());
+  }
+  *rows = input.dim_size(rank - 2);
+  *cols = input.dim_size(rank - 1);
+  TRIB_RETURN_IF_ERROR(CheckInMatrix(band, *rows, *cols));
+  *packed = TensorShape();
+  for (int d = 0; d < rank - 2; ++d) packed->AddDim(input.dim_size(d));
+  if (band.num_diags() > 1) packed->AddDim(band.num_diags());
+  packed->AddDim(band.MaxLength(*rows, *cols));
+  return absl::OkStatus();
+}
+
+// One element of padding: `padding`'s bytes, or zero when it is nullptr
+// (the versions without a padding_value input).
+void WritePadding(const char* padding, int64_t width, char* dst) {
+  if (padding == nullptr) {
+    std::memset(dst, 0, width);
+  } else {
+    std::memcpy(dst, padding, width);
+  }
 }
 
 // Product of the leading dims (the number of matrices); safe when an inner
@@ -202,11 +242,7 @@ class MatrixDiagOp : public OpKernel {
         for (int64_t j = 0; j < num_cols; ++j, dst += width) {
           const int64_t d = j - i;
           if (d < band.lower || d > band.upper) {
-            if (padding == nullptr) {
-              std::memset(dst, 0, width);
-            } else {
-              std::memcpy(dst, padding, width);
-            }
+            WritePadding(padding, width, dst);
             continue;
           }
           const int64_t offset = band.Offset(d, max_len, num_rows, num_cols);
@@ -239,22 +275,12 @@ class MatrixDiagPartOp : public OpKernel {
                      CheckOneElement(context->input(2), "padding_value"));
       padding = static_cast<const char*>(context->input(2).data());
     }
-    const int rank = input.dims();
-    OP_REQUIRES(context, rank >= 2,
-                errors::InvalidArgument(
-                    "input must be at least 2-dim, received shape: ",
-                    input.shape().DebugString()));
-    const int64_t rows = input.dim_size(rank - 2);
-    const int64_t cols = input.dim_size(rank - 1);
-    OP_REQUIRES_OK(context, CheckInMatrix(band, rows, cols));
-
-    const int64_t num_diags = band.num_diags();
-    const int64_t max_len = std::min(rows + std::min<int64_t>(band.upper, 0),
-                                     cols - std::max<int64_t>(band.lower, 0));
+    int64_t rows = 0, cols = 0;
     TensorShape out_shape;
-    for (int d = 0; d < rank - 2; ++d) out_shape.AddDim(input.dim_size(d));
-    if (num_diags > 1) out_shape.AddDim(num_diags);
-    out_shape.AddDim(max_len);
+    OP_REQUIRES_OK(context,
+                   PackedDiagonals(input, band, &rows, &cols, &out_shape));
+    const int64_t num_diags = band.num_diags();
+    const int64_t max_len = out_shape.dim_size(out_shape.dims() - 1);
     Tensor* out = nullptr;
     OP_REQUIRES_OK(context, context->allocate_output(0, out_shape, &out));
     if (out->NumElements() == 0) return;
@@ -272,11 +298,7 @@ class MatrixDiagPartOp : public OpKernel {
         for (int64_t n = 0; n < max_len; ++n, dst += width) {
           const int64_t pos = n - offset;  // along the diagonal
           if (pos < 0 || pos >= length) {
-            if (padding == nullptr) {
-              std::memset(dst, 0, width);
-            } else {
-              std::memcpy(dst, padding, width);
-            }
+            WritePadding(padding, width, dst);
             continue;
           }
           const int64_t i = d >= 0 ? pos : pos - d;
@@ -303,22 +325,17 @@ class MatrixSetDiagOp : public OpKernel {
     if (context->num_inputs() > 2) {
       OP_REQUIRES_OK(context, ReadK(context->input(2), &band));
     }
-    const int rank = input.dims();
-    OP_REQUIRES(context, rank >= 2,
-                errors::InvalidArgument(
-                    "input must be at least 2-dim, received shape: ",
-                    input.shape().DebugString()));
     OP_REQUIRES(context, diagonal.dims() >= 1,
                 errors::InvalidArgument(
                     "diagonal must be at least 1-dim, received shape: ",
                     diagonal.shape().DebugString()));
-    const int64_t rows = input.dim_size(rank - 2);
-    const int64_t cols = input.dim_size(rank - 1);
-    OP_REQUIRES_OK(context, CheckInMatrix(band, rows, cols));
-
+    int64_t rows = 0, cols = 0;
+    TensorShape expected;
+    OP_REQUIRES_OK(context,
+                   PackedDiagonals(input, band, &rows, &cols, &expected));
+    const int rank = input.dims();
     const int64_t num_diags = band.num_diags();
-    const int64_t max_len = std::min(rows + std::min<int64_t>(band.upper, 0),
-                                     cols - std::max<int64_t>(band.lower, 0));
+    const int64_t max_len = expected.dim_size(expected.dims() - 1);
     OP_REQUIRES(context,
                 num_diags == 1 || diagonal.dims() < rank - 1 ||
                     diagonal.dim_size(rank - 2) == num_diags,
@@ -326,10 +343,6 @@ class MatrixSetDiagOp : public OpKernel {
                     "The number of diagonals provided in `diag` is not "
                     "consistent with `lower_diag_index` and "
                     "`upper_diag_index`"));
-    TensorShape expected;
-    for (int d = 0; d < rank - 2; ++d) expected.AddDim(input.dim_size(d));
-    if (num_diags > 1) expected.AddDim(num_diags);
-    expected.AddDim(max_len);
     OP_REQUIRES(
         context, expected == diagonal.shape(),
         errors::InvalidArgument(
