@@ -87,4 +87,29 @@ REGISTER_OP("RandomGamma")
     .Attr("S: {int32, int64}")
     .Attr("T: {half, float, double}");
 
+// Poisson(rate) samples: output shape is shape + rate.shape. V1 samples in
+// the rate's type (GraphDefs before version 25 only, as in TensorFlow); V2
+// has separate rate (R) and output (dtype) types.
+REGISTER_OP("RandomPoisson")
+    .SetIsStateful()
+    .Deprecated(25, "Replaced by RandomPoissonV2")
+    .Input("shape: S")
+    .Input("rate: dtype")
+    .Output("output: dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("S: {int32, int64}")
+    .Attr("dtype: {half, float, double}");
+
+REGISTER_OP("RandomPoissonV2")
+    .SetIsStateful()
+    .Input("shape: S")
+    .Input("rate: R")
+    .Output("output: dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("S: {int32, int64}")
+    .Attr("R: {half, float, double, int32, int64} = DT_DOUBLE")
+    .Attr("dtype: {half, float, double, int32, int64} = DT_INT64");
+
 }  // namespace tributary

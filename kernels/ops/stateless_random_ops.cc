@@ -69,6 +69,17 @@ REGISTER_OP("StatelessRandomGammaV2")
     .Attr("T: {int32, int64}")
     .Attr("Tseed: {int32, int64} = DT_INT64");
 
+// Poisson(lam) samples; `shape` must end with lam's shape.
+REGISTER_OP("StatelessRandomPoisson")
+    .Input("shape: T")
+    .Input("seed: Tseed")
+    .Input("lam: Rtype")
+    .Output("output: dtype")
+    .Attr("Rtype: {half, float, double, int32, int64}")
+    .Attr("dtype: {half, float, double, int32, int64}")
+    .Attr("T: {int32, int64}")
+    .Attr("Tseed: {int32, int64} = DT_INT64");
+
 // ---- V2: the stream as key/counter/alg inputs ---------------------------
 
 // The V1 seed's stream as V2 key and counter (Philox's, on every device we

@@ -5,11 +5,11 @@
 //  * Output index o (0 <= o < num_alphas * samples_per_alpha) is alpha
 //    a = o / samples_per_alpha, sample s = o % samples_per_alpha, and is
 //    written at out[a + s * num_alphas] (the alphas vary fastest in memory).
-//  * Sample o reads the stream skipped by 256 * o samples, so the values do
+//  * Sample o reads its own stream (per_output_sampling.h), so the values do
 //    not depend on how outputs are split over threads.
 //  * All math is in double. Uniform and normal doubles come two per Philox
-//    sample and are used last-first (TensorFlow's buffers count down); the
-//    buffers start empty for every output. alpha == 1: -log1p(-u) of one
+//    sample and are used last-first; the buffers start empty for every
+//    output. alpha == 1: -log1p(-u) of one
 //    uniform. Otherwise
 //    Marsaglia-Tsang: d = alpha - 1/3 (alpha + 2/3 when alpha < 1),
 //    c = 1/3/sqrt(d); draw a normal x until v = 1 + c x > 0, cube v, draw u;
@@ -24,45 +24,25 @@
 #include <cmath>
 #include <cstdint>
 
-#include "common/kernel/device_base.h"
 #include "common/kernel/op_kernel.h"
 #include "kernels/random/distributions.h"
 #include "kernels/random/flush_denormal.h"
+#include "kernels/random/per_output_sampling.h"
 #include "kernels/random/philox.h"
-#include "unsupported/Eigen/CXX11/Tensor"
 
 namespace tributary {
 namespace random {
-
-// Values of one distribution call, handed out last-first.
-template <class Distribution>
-class CountdownBuffer {
- public:
-  double Next(PhiloxRandom* gen) {
-    if (remaining_ == 0) {
-      values_ = Distribution()(gen);
-      remaining_ = Distribution::kResultElementCount;
-    }
-    return values_[--remaining_];
-  }
-
- private:
-  typename Distribution::ResultType values_{};
-  int remaining_ = 0;
-};
 
 template <typename T>
 void GammaRange(const PhiloxRandom& base, const T* alpha, int64_t num_alphas,
                 int64_t samples_per_alpha, T* out, int64_t first,
                 int64_t last) {
   ScopedFlushDenormal flush;  // as on TensorFlow's kernel threads
-  constexpr uint64_t kSkipPerOutput = 256;
   for (int64_t o = first; o < last; ++o) {
     const int64_t a = o / samples_per_alpha;
     const int64_t s = o % samples_per_alpha;
     const double alpha_d = static_cast<double>(alpha[a]);
-    PhiloxRandom gen = base;
-    gen.Skip(kSkipPerOutput * static_cast<uint64_t>(o));
+    PhiloxRandom gen = StreamForOutput(base, o);
     CountdownBuffer<Uniform<double>> uniform;
     double result;
     if (alpha_d == 1.0) {
@@ -100,21 +80,11 @@ template <typename T>
 void FillGamma(OpKernelContext* context, const PhiloxRandom& base,
                const T* alpha, int64_t num_alphas, int64_t samples_per_alpha,
                T* out) {
-  const int64_t total = num_alphas * samples_per_alpha;
-  if (total == 0) return;
-  const Eigen::ThreadPoolDevice* device =
-      (context != nullptr && context->device() != nullptr)
-          ? context->device()->eigen_cpu_device()
-          : nullptr;
-  if (device == nullptr || device->numThreads() <= 1 || total < 64) {
-    GammaRange(base, alpha, num_alphas, samples_per_alpha, out, 0, total);
-    return;
-  }
-  device->parallelFor(total, Eigen::TensorOpCost(0, sizeof(T), 400),
-                      [&](Eigen::Index first, Eigen::Index last) {
-                        GammaRange(base, alpha, num_alphas, samples_per_alpha,
-                                   out, first, last);
-                      });
+  ShardOutputs(context, num_alphas * samples_per_alpha, 400,
+               [&](int64_t first, int64_t last) {
+                 GammaRange(base, alpha, num_alphas, samples_per_alpha, out,
+                            first, last);
+               });
 }
 
 }  // namespace random

@@ -21,6 +21,7 @@
 #include "kernels/random/gamma_sampler.h"
 #include "kernels/random/guarded_philox.h"
 #include "kernels/random/key_counter_alg.h"
+#include "kernels/random/per_output_sampling.h"
 #include "kernels/random/stateless_seed.h"
 
 namespace tributary {
@@ -75,15 +76,8 @@ void FillStatelessGamma(OpKernelContext* context, const PhiloxRandom& gen,
                         int alpha_input, Tensor* out) {
   const Tensor& alpha_t = context->input(alpha_input);
   const TensorShape& shape = out->shape();
-  const int alpha_dims = alpha_t.dims();
-  bool ends_with = alpha_dims <= shape.dims();
-  for (int i = 0; ends_with && i < alpha_dims; ++i) {
-    ends_with = shape.dim_size(shape.dims() - alpha_dims + i) ==
-                alpha_t.dim_size(i);
-  }
-  OP_REQUIRES(context, ends_with,
-              errors::InvalidArgument(
-                  "Shape passed in must end with broadcasted shape."));
+  OP_REQUIRES_OK(context, random::CheckEndsWithParameterShape(
+                              shape, alpha_t.shape()));
   const int64_t num_alphas = alpha_t.NumElements();
   OP_REQUIRES(context, num_alphas > 0,
               errors::InvalidArgument(

@@ -1,9 +1,11 @@
 // CPU kernels of TensorFlow's V1 stateless random ops: StatelessRandomUniform,
 // StatelessRandomNormal, StatelessTruncatedNormal (half, bfloat16, float,
 // double), StatelessRandomUniformInt (int32, int64) and
-// StatelessRandomUniformFullInt (int32, int64, uint32, uint64); and
-// StatelessRandomGetKeyCounter{,Alg}, the same seed-to-stream step for the V2
-// ops (stateless_random_ops_v2.cc), and StatelessRandomGetAlg (Philox, 1).
+// StatelessRandomUniformFullInt (int32, int64, uint32, uint64),
+// StatelessRandomPoisson (rate and output: half, float, double, int32,
+// int64); and StatelessRandomGetKeyCounter{,Alg}, the same seed-to-stream
+// step for the V2 ops (stateless_random_ops_v2.cc), and
+// StatelessRandomGetAlg (Philox, 1).
 //
 // A stateless op is a pure function of (shape, seed): the seed input (shape
 // [2], int32 or int64) gives the Philox stream (stateless_seed.h) and the same
@@ -21,6 +23,8 @@
 #include "kernels/array/array_util.h"
 #include "kernels/random/distributions.h"
 #include "kernels/random/fill_philox.h"
+#include "kernels/random/per_output_sampling.h"
+#include "kernels/random/poisson_sampler.h"
 #include "kernels/random/stateless_seed.h"
 
 namespace tributary {
@@ -128,6 +132,31 @@ class StatelessRandomUniformIntOp : public OpKernel {
   }
 };
 
+// StatelessRandomPoisson: `shape` must end with lam's shape; each rate gets
+// shape.num_elements() / lam.NumElements() samples (poisson_sampler.h).
+template <typename R, typename U>
+class StatelessRandomPoissonOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* context) override {
+    Tensor* out = nullptr;
+    PhiloxRandom gen;
+    bool empty = false;
+    OP_REQUIRES_OK(context, PrepareStateless(context, &out, &gen, &empty));
+    if (empty) return;
+    const Tensor& lam = context->input(2);
+    OP_REQUIRES_OK(context, random::CheckEndsWithParameterShape(out->shape(),
+                                                                lam.shape()));
+    // Not empty: the output is non-empty and ends with lam's shape.
+    const int64_t num_rates = lam.NumElements();
+    const R* rate = lam.flat<R>().data();
+    OP_REQUIRES_OK(context, random::CheckPoissonRates<R, U>(rate, num_rates));
+    random::FillPoisson(context, gen, rate, num_rates,
+                        out->NumElements() / num_rates, out->flat<U>().data());
+  }
+};
+
 // StatelessRandomGetKeyCounter: the V1 stream of `seed` as the V2 ops' key
 // (uint64[1]) and counter (uint64[2]); Philox is the CPU's algorithm.
 // StatelessRandomGetKeyCounterAlg also outputs that algorithm's id (1).
@@ -154,7 +183,8 @@ class StatelessRandomGetKeyCounterOp : public OpKernel {
         random::JoinWords(gen.counter()[2], gen.counter()[3]);
     if (kWithAlg) {
       Tensor* alg = nullptr;
-      OP_REQUIRES_OK(context, context->allocate_output(2, TensorShape({}), &alg));
+      OP_REQUIRES_OK(context,
+                     context->allocate_output(2, TensorShape({}), &alg));
       alg->scalar<int32_t>()() = kAlgPhilox;
     }
   }
@@ -227,12 +257,12 @@ TRIB_REGISTER_STATELESS_INT(int32_t);
 TRIB_REGISTER_STATELESS_INT(int64_t);
 #undef TRIB_REGISTER_STATELESS_INT
 
-#define TRIB_REGISTER_STATELESS_FULL_INT(TYPE)                \
+#define TRIB_REGISTER_STATELESS_FULL_INT(TYPE)                  \
   REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniformFullInt") \
-                              .Device(DEVICE_CPU)             \
-                              .HostMemory("shape")            \
-                              .HostMemory("seed")             \
-                              .TypeConstraint<TYPE>("dtype"), \
+                              .Device(DEVICE_CPU)               \
+                              .HostMemory("shape")              \
+                              .HostMemory("seed")               \
+                              .TypeConstraint<TYPE>("dtype"),   \
                           StatelessRandomOp<random::UniformFullInt<TYPE>>)
 
 TRIB_REGISTER_STATELESS_FULL_INT(int32_t);
@@ -240,6 +270,29 @@ TRIB_REGISTER_STATELESS_FULL_INT(int64_t);
 TRIB_REGISTER_STATELESS_FULL_INT(uint32_t);
 TRIB_REGISTER_STATELESS_FULL_INT(uint64_t);
 #undef TRIB_REGISTER_STATELESS_FULL_INT
+
+#define TRIB_REGISTER_STATELESS_POISSON(R, U)              \
+  REGISTER_KERNEL_BUILDER(Name("StatelessRandomPoisson")   \
+                              .Device(DEVICE_CPU)          \
+                              .HostMemory("shape")         \
+                              .HostMemory("seed")          \
+                              .HostMemory("lam")           \
+                              .TypeConstraint<R>("Rtype")  \
+                              .TypeConstraint<U>("dtype"), \
+                          StatelessRandomPoissonOp<R, U>)
+#define TRIB_REGISTER_STATELESS_POISSON_RATE(R) \
+  TRIB_REGISTER_STATELESS_POISSON(R, half);     \
+  TRIB_REGISTER_STATELESS_POISSON(R, float);    \
+  TRIB_REGISTER_STATELESS_POISSON(R, double);   \
+  TRIB_REGISTER_STATELESS_POISSON(R, int32_t);  \
+  TRIB_REGISTER_STATELESS_POISSON(R, int64_t)
+TRIB_REGISTER_STATELESS_POISSON_RATE(half);
+TRIB_REGISTER_STATELESS_POISSON_RATE(float);
+TRIB_REGISTER_STATELESS_POISSON_RATE(double);
+TRIB_REGISTER_STATELESS_POISSON_RATE(int32_t);
+TRIB_REGISTER_STATELESS_POISSON_RATE(int64_t);
+#undef TRIB_REGISTER_STATELESS_POISSON_RATE
+#undef TRIB_REGISTER_STATELESS_POISSON
 
 }  // namespace
 }  // namespace tributary

@@ -6,8 +6,9 @@
 * tf.roll, tf.reverse_sequence, tf.nn.depth_to_space / space_to_depth,
   tf.ensure_shape;
 * tf.scatter_nd, tf.tensor_scatter_nd_update / add / sub / min / max;
-* tf.random.gamma (graph-level and op seeds; BroadcastArgs + RandomGamma) and
-  tf.random.stateless_gamma;
+* tf.random.gamma (graph-level and op seeds; BroadcastArgs + RandomGamma),
+  tf.random.stateless_gamma, tf.random.poisson (RandomPoissonV2) and
+  tf.random.stateless_poisson;
 * a loss through a strided slice of a resource variable, a REFLECT pad and a
   tf.gather_nd from the variable, so tf.gradients emits StridedSliceGrad,
   MirrorPadGrad and the ResourceGatherNd gradient (VariableShape +
@@ -83,6 +84,10 @@ def build():
             "gamma_seeded": tf.random.gamma([2, 2], alpha, beta=2.0, seed=7),
             "stateless_gamma": tf.random.stateless_gamma(
                 [4, 3], seed=[3, 4], alpha=[0.5, 1.0, 3.0]),
+            "poisson": tf.random.poisson([5], alpha * 10.0, dtype=tf.int32),
+            "poisson_seeded": tf.random.poisson([2, 3], [1.5, 40.0], seed=4),
+            "stateless_poisson": tf.random.stateless_poisson(
+                [6, 2], seed=[5, 6], lam=[3.0, 12.0], dtype=tf.int64),
         }
 
         v = tf1.get_variable("v", initializer=tf.constant(V_INIT),
@@ -120,7 +125,8 @@ FEEDS = {
 }
 
 EXACT = {"out_eye", "out_eye_rect", "out_eye_batch", "out_gamma",
-         "out_gamma_seeded", "out_stateless_gamma", "out_sliced_assign"}
+         "out_gamma_seeded", "out_stateless_gamma", "out_poisson",
+         "out_poisson_seeded", "out_stateless_poisson", "out_sliced_assign"}
 
 
 class ArrayModelsSessionTest(unittest.TestCase):
