@@ -46,28 +46,23 @@ class MirrorPadGradOp : public OpKernel {
   explicit MirrorPadGradOp(OpKernelConstruction* context) : OpKernel(context) {
     std::string mode;
     OP_REQUIRES_OK(context, context->GetAttr("mode", &mode));
-    offset_ = mode == "REFLECT" ? 1 : 0;
+    offset_ = array_ops::MirrorOffset(mode);
   }
 
   void Compute(OpKernelContext* context) override {
     const Tensor& input = context->input(0);
     const Tensor& paddings_t = context->input(1);
     const int rank = input.dims();
-    OP_REQUIRES_OK(context, array_ops::CheckPaddingsMatrix(paddings_t));
-    OP_REQUIRES(context, paddings_t.dim_size(0) == rank,
-                errors::InvalidArgument(
-                    "The first dimension of paddings must be the rank of "
-                    "inputs",
-                    paddings_t.shape().DebugString(), ", ",
-                    input.shape().DebugString()));
-    const std::vector<int64_t> paddings = array_ops::IndexValues(paddings_t);
+    std::vector<int64_t> paddings;
+    OP_REQUIRES_OK(context,
+                   array_ops::ReadMirrorPaddings(input, paddings_t, &paddings));
     std::vector<int64_t> out_dims(rank);
     for (int d = 0; d < rank; ++d) {
       const int64_t before = paddings[2 * d], after = paddings[2 * d + 1];
       const int64_t size = input.dim_size(d);
       OP_REQUIRES(context, before >= 0 && after >= 0,
-                  errors::InvalidArgument("Paddings must be non-negative: ",
-                                          before, ", ", after));
+                  errors::InvalidArgument(
+                      "Paddings must be non-negative: ", before, ", ", after));
       if (offset_ == 1) {
         OP_REQUIRES(context, before + after < size,
                     errors::InvalidArgument(
@@ -75,22 +70,21 @@ class MirrorPadGradOp : public OpKernel {
                         "dimension size: ",
                         before + after, " was not less than ", size));
       } else {
-        OP_REQUIRES(context, before + after <= size,
-                    errors::InvalidArgument(
-                        "Total paddings must be less than or equal to the "
-                        "input dimension size: ",
-                        before + after, " was not less than or equal to ",
-                        size));
+        OP_REQUIRES(
+            context, before + after <= size,
+            errors::InvalidArgument(
+                "Total paddings must be less than or equal to the "
+                "input dimension size: ",
+                before + after, " was not less than or equal to ", size));
       }
       out_dims[d] = size - before - after;
       // The folded dim must still hold what each side mirrors.
-      OP_REQUIRES(context,
-                  before <= out_dims[d] - offset_ &&
-                      after <= out_dims[d] - offset_,
-                  errors::InvalidArgument(
-                      "paddings ", before, ", ", after,
-                      " do not fit the unpadded dimension size ",
-                      out_dims[d]));
+      OP_REQUIRES(
+          context,
+          before <= out_dims[d] - offset_ && after <= out_dims[d] - offset_,
+          errors::InvalidArgument("paddings ", before, ", ", after,
+                                  " do not fit the unpadded dimension size ",
+                                  out_dims[d]));
     }
     TensorShape out_shape;
     OP_REQUIRES_OK(context, array_ops::MakeShape(out_dims, &out_shape));
@@ -110,8 +104,8 @@ class MirrorPadGradOp : public OpKernel {
       OP_REQUIRES_OK(context, array_ops::MakeShape(dims, &shape));
       Tensor next(input.dtype(), shape);
       if (shape.num_elements() > 0) {
-        FoldDim<T>(current.flat<T>().data(), outer, size, inner, before,
-                   after, offset_, next.flat<T>().data());
+        FoldDim<T>(current.flat<T>().data(), outer, size, inner, before, after,
+                   offset_, next.flat<T>().data());
       }
       current = std::move(next);
     }
@@ -122,13 +116,13 @@ class MirrorPadGradOp : public OpKernel {
   int64_t offset_ = 0;
 };
 
-#define TRIB_REGISTER(T)                                                     \
-  REGISTER_KERNEL_BUILDER(Name("MirrorPadGrad")                              \
-                              .Device(DEVICE_CPU)                            \
-                              .TypeConstraint<T>("T")                        \
-                              .TypeConstraint("Tpaddings",                   \
-                                              array_ops::kIndexTypes),       \
-                          MirrorPadGradOp<T>)
+#define TRIB_REGISTER(T)                                        \
+  REGISTER_KERNEL_BUILDER(                                      \
+      Name("MirrorPadGrad")                                     \
+          .Device(DEVICE_CPU)                                   \
+          .TypeConstraint<T>("T")                               \
+          .TypeConstraint("Tpaddings", array_ops::kIndexTypes), \
+      MirrorPadGradOp<T>)
 TRIB_REGISTER(half);
 TRIB_REGISTER(bfloat16);
 TRIB_REGISTER(float);

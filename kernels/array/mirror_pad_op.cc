@@ -3,8 +3,8 @@
 // b | a b c | b) and SYMMETRIC including it (a | a b c | c).
 //
 // Output index o of a dim of size n reads input index o - before folded
-// back into [0, n) (mirror_pad_index.h). Every output row (all dims but the last
-// fixed) is one input row: its middle is a contiguous copy, its edges are
+// back into [0, n) (mirror_pad_index.h). Every output row (all dims but the
+// last fixed) is one input row: its middle is a contiguous copy, its edges are
 // the folded elements. Elements move by width (array_util.h).
 
 #include <algorithm>
@@ -28,7 +28,7 @@ class MirrorPadOp : public OpKernel {
   explicit MirrorPadOp(OpKernelConstruction* context) : OpKernel(context) {
     std::string mode;
     OP_REQUIRES_OK(context, context->GetAttr("mode", &mode));
-    offset_ = mode == "REFLECT" ? 1 : 0;
+    offset_ = array_ops::MirrorOffset(mode);
   }
 
   void Compute(OpKernelContext* context) override {
@@ -38,14 +38,9 @@ class MirrorPadOp : public OpKernel {
     OP_REQUIRES(context, rank <= kMaxMirrorPadRank,
                 errors::Unimplemented("inputs rank not in [0,",
                                       kMaxMirrorPadRank, "]: ", rank));
-    OP_REQUIRES_OK(context, array_ops::CheckPaddingsMatrix(paddings_t));
-    OP_REQUIRES(context, paddings_t.dim_size(0) == rank,
-                errors::InvalidArgument(
-                    "The first dimension of paddings must be the rank of "
-                    "inputs",
-                    paddings_t.shape().DebugString(), ", ",
-                    input.shape().DebugString()));
-    const std::vector<int64_t> paddings = array_ops::IndexValues(paddings_t);
+    std::vector<int64_t> paddings;
+    OP_REQUIRES_OK(context,
+                   array_ops::ReadMirrorPaddings(input, paddings_t, &paddings));
     std::vector<int64_t> out_dims(rank);
     bool is_identity = true;
     for (int d = 0; d < rank; ++d) {
@@ -103,19 +98,22 @@ class MirrorPadOp : public OpKernel {
             int64_t rest = r;
             for (int d = rank - 2; d >= 0; --d) {
               const int64_t n_out = out_shape.dim_size(d);
-              src_row += array_ops::MirrorSourceIndex(rest % n_out, paddings[2 * d],
-                                     input.dim_size(d), offset) *
-                         in_strides[d];
+              src_row +=
+                  array_ops::MirrorSourceIndex(rest % n_out, paddings[2 * d],
+                                               input.dim_size(d), offset) *
+                  in_strides[d];
               rest /= n_out;
             }
             const T* s = src + src_row;
             T* o = dst + r * out_row;
             for (int64_t j = 0; j < before_last; ++j) {
-              o[j] = s[array_ops::MirrorSourceIndex(j, before_last, n_last, offset)];
+              o[j] = s[array_ops::MirrorSourceIndex(j, before_last, n_last,
+                                                    offset)];
             }
             std::copy(s, s + n_last, o + before_last);
             for (int64_t j = before_last + n_last; j < out_row; ++j) {
-              o[j] = s[array_ops::MirrorSourceIndex(j, before_last, n_last, offset)];
+              o[j] = s[array_ops::MirrorSourceIndex(j, before_last, n_last,
+                                                    offset)];
             }
           }
         });

@@ -80,4 +80,23 @@ void ApplyScatterNd(const ScatterNdPlan& plan, const T* updates, T* params) {
 }  // namespace array_ops
 }  // namespace tributary
 
+// The number types TensorFlow registers its arithmetic scatter_nd kernels
+// for: REAL(T) for the ordered ones (add, sub, min, max), COMPLEX(T) for
+// complex64/complex128 (add and sub only).
+#define TRIB_FOR_EACH_SCATTER_ND_NUMBER(REAL, COMPLEX) \
+  REAL(half);                                          \
+  REAL(bfloat16);                                      \
+  REAL(float);                                         \
+  REAL(double);                                        \
+  REAL(int8_t);                                        \
+  REAL(int16_t);                                       \
+  REAL(int32_t);                                       \
+  REAL(int64_t);                                       \
+  REAL(uint8_t);                                       \
+  REAL(uint16_t);                                      \
+  REAL(uint32_t);                                      \
+  REAL(uint64_t);                                      \
+  COMPLEX(complex64);                                  \
+  COMPLEX(complex128)
+
 #endif  // TRIBUTARY_KERNELS_ARRAY_SCATTER_ND_H_

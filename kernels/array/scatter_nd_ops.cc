@@ -206,20 +206,7 @@ class TensorScatterOp : public OpKernel {
   TRIB_REGISTER_ADD_SUB(T);   \
   TRIB_REGISTER_MIN_MAX(T)
 
-TRIB_REGISTER_REAL(half);
-TRIB_REGISTER_REAL(bfloat16);
-TRIB_REGISTER_REAL(float);
-TRIB_REGISTER_REAL(double);
-TRIB_REGISTER_REAL(int8_t);
-TRIB_REGISTER_REAL(int16_t);
-TRIB_REGISTER_REAL(int32_t);
-TRIB_REGISTER_REAL(int64_t);
-TRIB_REGISTER_REAL(uint8_t);
-TRIB_REGISTER_REAL(uint16_t);
-TRIB_REGISTER_REAL(uint32_t);
-TRIB_REGISTER_REAL(uint64_t);
-TRIB_REGISTER_ADD_SUB(complex64);
-TRIB_REGISTER_ADD_SUB(complex128);
+TRIB_FOR_EACH_SCATTER_ND_NUMBER(TRIB_REGISTER_REAL, TRIB_REGISTER_ADD_SUB);
 // ScatterNd of strings: zeros are empty strings, "adding" concatenates.
 TRIB_REGISTER_FOR_INDICES("ScatterNd", std::string, ScatterNdOp<std::string>);
 

@@ -19,7 +19,6 @@
 // TensorFlow words it "Index must be less than 0, got 0").
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -31,16 +30,15 @@
 namespace tributary {
 namespace {
 
-enum class GradScale { kSum, kMean, kSqrtN };
+using embedding::SegmentScale;
 
-template <typename T, typename Tidx, GradScale S>
+template <typename T, typename Tidx, SegmentScale S>
 class SparseSegmentGradV2Op : public OpKernel {
  public:
   explicit SparseSegmentGradV2Op(OpKernelConstruction* context)
       : OpKernel(context) {}
 
   void Compute(OpKernelContext* context) override {
-    using A = embedding::Accumulator<T>;
     const Tensor& grad = context->input(0);
     const Tensor& indices = context->input(1);
     const Tensor& segment_ids = context->input(2);
@@ -52,15 +50,16 @@ class SparseSegmentGradV2Op : public OpKernel {
     OP_REQUIRES(context, indices.NumElements() == segment_ids.NumElements(),
                 errors::InvalidArgument(
                     "segment_ids and indices should have same size."));
-    OP_REQUIRES(context, dim0.dims() == 0,
-                errors::InvalidArgument("dense_output_dim0 should be a scalar."));
+    OP_REQUIRES(
+        context, dim0.dims() == 0,
+        errors::InvalidArgument("dense_output_dim0 should be a scalar."));
     OP_REQUIRES(context, grad.dims() >= 1,
                 errors::InvalidArgument(
                     "Shape must be at least rank 1 but is rank ", grad.dims()));
     const int64_t rows = dim0.flat<int32_t>()(0);
-    OP_REQUIRES(context, rows >= 0,
-                errors::InvalidArgument("Expected a non-negative size, got ",
-                                        rows));
+    OP_REQUIRES(
+        context, rows >= 0,
+        errors::InvalidArgument("Expected a non-negative size, got ", rows));
     const std::vector<int64_t> idx = array_ops::IndexValues(indices);
     const std::vector<int64_t> seg = array_ops::IndexValues(segment_ids);
     const int64_t n = static_cast<int64_t>(idx.size());
@@ -87,52 +86,39 @@ class SparseSegmentGradV2Op : public OpKernel {
                    context->allocate_output(1, TensorShape({u}), &sorted));
     if (u == 0) return;
     Tidx* sorted_out = sorted->flat<Tidx>().data();
-    for (int64_t k = 0; k < u; ++k) sorted_out[k] = static_cast<Tidx>(unique[k]);
+    for (int64_t k = 0; k < u; ++k)
+      sorted_out[k] = static_cast<Tidx>(unique[k]);
     const int64_t inner = embedding::InnerSize(grad.shape(), 1);
     if (inner == 0) return;
 
-    std::vector<int64_t> counts(segments, 0);
-    for (int64_t i = 0; i < n; ++i) ++counts[seg[i]];
-    std::vector<A> acc(u * inner, A(0));
-    const T* g = grad.flat<T>().data();
-    for (int64_t i = 0; i < n; ++i) {
-      A scale = A(1);
-      if (S == GradScale::kMean) {
-        scale = A(1) / static_cast<A>(counts[seg[i]]);
-      } else if (S == GradScale::kSqrtN) {
-        scale = A(1) / std::sqrt(static_cast<A>(counts[seg[i]]));
-      }
-      const int64_t row =
-          std::lower_bound(unique.begin(), unique.end(), idx[i]) -
-          unique.begin();
-      const T* src = g + seg[i] * inner;
-      A* dst = acc.data() + row * inner;
-      for (int64_t k = 0; k < inner; ++k)
-        dst[k] += static_cast<A>(src[k]) * scale;
-    }
-    T* out = output->flat<T>().data();
-    for (int64_t k = 0; k < u * inner; ++k) out[k] = static_cast<T>(acc[k]);
+    // Each index goes to its row among the sorted unique indices.
+    embedding::ScatterSegmentGradient(
+        grad.flat<T>().data(), seg, segments, inner, S, u,
+        [&](size_t i) {
+          return std::lower_bound(unique.begin(), unique.end(), idx[i]) -
+                 unique.begin();
+        },
+        output->flat<T>().data());
   }
 };
 
 constexpr DataType kSegmentIdTypes[] = {DT_INT32, DT_INT64};
 
-#define TRIB_REGISTER_GRAD_V2(NAME, S, T, TIDX)                        \
-  REGISTER_KERNEL_BUILDER(Name(NAME)                                   \
-                              .Device(DEVICE_CPU)                      \
-                              .TypeConstraint<T>("T")                  \
-                              .TypeConstraint<TIDX>("Tidx")            \
-                              .TypeConstraint("Tsegmentids",           \
-                                              kSegmentIdTypes),        \
+#define TRIB_REGISTER_GRAD_V2(NAME, S, T, TIDX)                                \
+  REGISTER_KERNEL_BUILDER(Name(NAME)                                           \
+                              .Device(DEVICE_CPU)                              \
+                              .TypeConstraint<T>("T")                          \
+                              .TypeConstraint<TIDX>("Tidx")                    \
+                              .TypeConstraint("Tsegmentids", kSegmentIdTypes), \
                           SparseSegmentGradV2Op<T, TIDX, S>)
-#define TRIB_REGISTER_GRAD_V2_IDX(T, TIDX)                                  \
-  TRIB_REGISTER_GRAD_V2("SparseSegmentSumGradV2", GradScale::kSum, T,       \
-                        TIDX);                                              \
-  TRIB_REGISTER_GRAD_V2("SparseSegmentMeanGradV2", GradScale::kMean, T,     \
-                        TIDX);                                              \
-  TRIB_REGISTER_GRAD_V2("SparseSegmentSqrtNGradV2", GradScale::kSqrtN, T,   \
+#define TRIB_REGISTER_GRAD_V2_IDX(T, TIDX)                                   \
+  TRIB_REGISTER_GRAD_V2("SparseSegmentSumGradV2", SegmentScale::kSum, T,     \
+                        TIDX);                                               \
+  TRIB_REGISTER_GRAD_V2("SparseSegmentMeanGradV2", SegmentScale::kMean, T,   \
+                        TIDX);                                               \
+  TRIB_REGISTER_GRAD_V2("SparseSegmentSqrtNGradV2", SegmentScale::kSqrtN, T, \
                         TIDX)
-#define TRIB_REGISTER_GRAD_V2_TYPE(T)     \
+#define TRIB_REGISTER_GRAD_V2_TYPE(T)    \
   TRIB_REGISTER_GRAD_V2_IDX(T, int32_t); \
   TRIB_REGISTER_GRAD_V2_IDX(T, int64_t)
 

@@ -14,7 +14,6 @@
 // half and bfloat16 accumulate in float. Error messages are TensorFlow's.
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -26,14 +25,7 @@
 namespace tributary {
 namespace {
 
-enum class Scale { kSum, kMean, kSqrtN };
-
-template <typename A>
-A ScaleFor(Scale s, int64_t count) {
-  if (s == Scale::kMean) return A(1) / static_cast<A>(count);
-  if (s == Scale::kSqrtN) return A(1) / std::sqrt(static_cast<A>(count));
-  return A(1);
-}
+using embedding::SegmentScale;
 
 // Shapes shared by the forward ops and the gradients.
 absl::Status ValidateIndexVectors(const Tensor& indices,
@@ -51,7 +43,7 @@ absl::Status ValidateIndexVectors(const Tensor& indices,
   return absl::OkStatus();
 }
 
-template <typename T, Scale S, bool kHasNumSegments>
+template <typename T, SegmentScale S, bool kHasNumSegments>
 class SparseSegmentReductionOp : public OpKernel {
  public:
   explicit SparseSegmentReductionOp(OpKernelConstruction* context)
@@ -121,7 +113,7 @@ class SparseSegmentReductionOp : public OpKernel {
         const T* row = in + idx[i] * inner;
         for (int64_t k = 0; k < inner; ++k) acc[k] += static_cast<A>(row[k]);
       }
-      const A scale = ScaleFor<A>(S, end - start);
+      const A scale = embedding::SegmentScaleFor<A>(S, end - start);
       T* dst = out + seg[start] * inner;
       for (int64_t k = 0; k < inner; ++k)
         dst[k] = static_cast<T>(acc[k] * scale);
@@ -130,14 +122,13 @@ class SparseSegmentReductionOp : public OpKernel {
   }
 };
 
-template <typename T, Scale S>
+template <typename T, SegmentScale S>
 class SparseSegmentGradOp : public OpKernel {
  public:
   explicit SparseSegmentGradOp(OpKernelConstruction* context)
       : OpKernel(context) {}
 
   void Compute(OpKernelContext* context) override {
-    using A = embedding::Accumulator<T>;
     const Tensor& grad = context->input(0);
     const Tensor& indices = context->input(1);
     const Tensor& segment_ids = context->input(2);
@@ -171,20 +162,10 @@ class SparseSegmentGradOp : public OpKernel {
     const int64_t inner = embedding::InnerSize(grad.shape(), 1);
     if (rows == 0 || inner == 0) return;
 
-    // Segment sizes give the scales; sums run in A, in input order.
-    std::vector<int64_t> counts(segments, 0);
-    for (int64_t i = 0; i < n; ++i) ++counts[seg[i]];
-    std::vector<A> acc(rows * inner, A(0));
-    const T* g = n > 0 ? grad.flat<T>().data() : nullptr;
-    for (int64_t i = 0; i < n; ++i) {
-      const A scale = ScaleFor<A>(S, counts[seg[i]]);
-      const T* src = g + seg[i] * inner;
-      A* dst = acc.data() + idx[i] * inner;
-      for (int64_t k = 0; k < inner; ++k)
-        dst[k] += static_cast<A>(src[k]) * scale;
-    }
-    T* out = output->flat<T>().data();
-    for (int64_t k = 0; k < rows * inner; ++k) out[k] = static_cast<T>(acc[k]);
+    // Segment sizes give the scales; sums run in input order.
+    embedding::ScatterSegmentGradient(
+        n > 0 ? grad.flat<T>().data() : nullptr, seg, segments, inner, S, rows,
+        [&](size_t i) { return idx[i]; }, output->flat<T>().data());
   }
 };
 
@@ -197,35 +178,36 @@ constexpr DataType kIdTypes[] = {DT_INT32, DT_INT64};
                               .TypeConstraint("Tidx", kIdTypes)         \
                               .TypeConstraint("Tsegmentids", kIdTypes), \
                           SparseSegmentReductionOp<T, S, HAS_NUM>)
-#define TRIB_REGISTER_SUM(T)                                        \
-  TRIB_REGISTER_FORWARD("SparseSegmentSum", Scale::kSum, false, T); \
-  TRIB_REGISTER_FORWARD("SparseSegmentSumWithNumSegments", Scale::kSum, true, T)
-#define TRIB_REGISTER_FLOATING(T)                                           \
-  TRIB_REGISTER_SUM(T);                                                     \
-  TRIB_REGISTER_FORWARD("SparseSegmentMean", Scale::kMean, false, T);       \
-  TRIB_REGISTER_FORWARD("SparseSegmentMeanWithNumSegments", Scale::kMean,   \
-                        true, T);                                           \
-  TRIB_REGISTER_FORWARD("SparseSegmentSqrtN", Scale::kSqrtN, false, T);     \
-  TRIB_REGISTER_FORWARD("SparseSegmentSqrtNWithNumSegments", Scale::kSqrtN, \
-                        true, T);                                           \
-  REGISTER_KERNEL_BUILDER(Name("SparseSegmentSumGrad")                      \
-                              .Device(DEVICE_CPU)                           \
-                              .TypeConstraint<T>("T")                       \
-                              .TypeConstraint("Tidx", kIdTypes)             \
-                              .TypeConstraint("Tsegmentids", kIdTypes),     \
-                          SparseSegmentGradOp<T, Scale::kSum>);             \
-  REGISTER_KERNEL_BUILDER(Name("SparseSegmentMeanGrad")                     \
-                              .Device(DEVICE_CPU)                           \
-                              .TypeConstraint<T>("T")                       \
-                              .TypeConstraint("Tidx", kIdTypes)             \
-                              .TypeConstraint("Tsegmentids", kIdTypes),     \
-                          SparseSegmentGradOp<T, Scale::kMean>);            \
-  REGISTER_KERNEL_BUILDER(Name("SparseSegmentSqrtNGrad")                    \
-                              .Device(DEVICE_CPU)                           \
-                              .TypeConstraint<T>("T")                       \
-                              .TypeConstraint("Tidx", kIdTypes)             \
-                              .TypeConstraint("Tsegmentids", kIdTypes),     \
-                          SparseSegmentGradOp<T, Scale::kSqrtN>)
+#define TRIB_REGISTER_SUM(T)                                                   \
+  TRIB_REGISTER_FORWARD("SparseSegmentSum", SegmentScale::kSum, false, T);     \
+  TRIB_REGISTER_FORWARD("SparseSegmentSumWithNumSegments", SegmentScale::kSum, \
+                        true, T)
+#define TRIB_REGISTER_FLOATING(T)                                              \
+  TRIB_REGISTER_SUM(T);                                                        \
+  TRIB_REGISTER_FORWARD("SparseSegmentMean", SegmentScale::kMean, false, T);   \
+  TRIB_REGISTER_FORWARD("SparseSegmentMeanWithNumSegments",                    \
+                        SegmentScale::kMean, true, T);                         \
+  TRIB_REGISTER_FORWARD("SparseSegmentSqrtN", SegmentScale::kSqrtN, false, T); \
+  TRIB_REGISTER_FORWARD("SparseSegmentSqrtNWithNumSegments",                   \
+                        SegmentScale::kSqrtN, true, T);                        \
+  REGISTER_KERNEL_BUILDER(Name("SparseSegmentSumGrad")                         \
+                              .Device(DEVICE_CPU)                              \
+                              .TypeConstraint<T>("T")                          \
+                              .TypeConstraint("Tidx", kIdTypes)                \
+                              .TypeConstraint("Tsegmentids", kIdTypes),        \
+                          SparseSegmentGradOp<T, SegmentScale::kSum>);         \
+  REGISTER_KERNEL_BUILDER(Name("SparseSegmentMeanGrad")                        \
+                              .Device(DEVICE_CPU)                              \
+                              .TypeConstraint<T>("T")                          \
+                              .TypeConstraint("Tidx", kIdTypes)                \
+                              .TypeConstraint("Tsegmentids", kIdTypes),        \
+                          SparseSegmentGradOp<T, SegmentScale::kMean>);        \
+  REGISTER_KERNEL_BUILDER(Name("SparseSegmentSqrtNGrad")                       \
+                              .Device(DEVICE_CPU)                              \
+                              .TypeConstraint<T>("T")                          \
+                              .TypeConstraint("Tidx", kIdTypes)                \
+                              .TypeConstraint("Tsegmentids", kIdTypes),        \
+                          SparseSegmentGradOp<T, SegmentScale::kSqrtN>)
 
 TRIB_REGISTER_FLOATING(float);
 TRIB_REGISTER_FLOATING(double);

@@ -1,8 +1,8 @@
 // The frame TensorFlow's rejection samplers (gamma, Poisson) share, so the
 // same Philox stream gives the same bits here:
 //  * output o reads the stream skipped by 256 * o samples
-//    (kSamplesPerOutput), so the values do not depend on how outputs are
-//    split over threads;
+//    (kReservedSamplesPerOutput, fill_philox.h), so the values do not
+//    depend on how outputs are split over threads;
 //  * the values of one distribution call are handed out last-first
 //    (CountdownBuffer: TensorFlow's buffers count down), and a buffer starts
 //    empty for every output;
@@ -20,18 +20,18 @@
 #include "common/framework/tensor_shape.h"
 #include "common/kernel/device_base.h"
 #include "common/kernel/op_kernel.h"
+#include "kernels/random/fill_philox.h"
 #include "kernels/random/philox.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace tributary {
 namespace random {
 
-inline constexpr uint64_t kSamplesPerOutput = 256;
-
 // The stream output o draws from.
 inline PhiloxRandom StreamForOutput(const PhiloxRandom& base, int64_t o) {
   PhiloxRandom gen = base;
-  gen.Skip(kSamplesPerOutput * static_cast<uint64_t>(o));
+  gen.Skip(static_cast<uint64_t>(kReservedSamplesPerOutput) *
+           static_cast<uint64_t>(o));
   return gen;
 }
 

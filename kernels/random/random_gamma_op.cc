@@ -22,14 +22,13 @@
 #include "kernels/random/guarded_philox.h"
 #include "kernels/random/key_counter_alg.h"
 #include "kernels/random/per_output_sampling.h"
+#include "kernels/random/sampler_inputs.h"
 #include "kernels/random/stateless_seed.h"
 
 namespace tributary {
 namespace {
 
 using random::PhiloxRandom;
-
-constexpr int kReservedSamplesPerOutput = 256;
 
 template <typename T>
 class RandomGammaOp : public OpKernel {
@@ -39,29 +38,21 @@ class RandomGammaOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* context) override {
-    const Tensor& shape_t = context->input(0);
     const Tensor& alpha_t = context->input(1);
-    OP_REQUIRES(context, shape_t.dims() == 1,
-                errors::InvalidArgument(
-                    "shape must be a vector of {int32,int64}, got shape: ",
-                    shape_t.shape().DebugString()));
-    TensorShape shape;
-    OP_REQUIRES_OK(context,
-                   array_ops::MakeShapeFromShapeTensor(shape_t, &shape));
-    const int64_t num_samples = shape.num_elements();
-    shape.AppendShape(alpha_t.shape());
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(context, context->allocate_output(0, shape, &out));
+    int64_t num_samples = 0;
+    OP_REQUIRES_OK(
+        context, random::AllocateSamples(context, alpha_t, &out, &num_samples));
     // TensorFlow 2.21 returns for any empty output (so an empty alpha is
     // never an error here, although the check below stays as its guard).
-    if (shape.num_elements() == 0) return;
+    if (out->NumElements() == 0) return;
     const int64_t num_alphas = alpha_t.NumElements();
     OP_REQUIRES(context, num_alphas > 0,
                 errors::InvalidArgument(
                     "Input alpha should have non-zero element count, got: ",
                     num_alphas));
     const PhiloxRandom gen = generator_.ReserveRandomOutputs(
-        num_samples * num_alphas, kReservedSamplesPerOutput);
+        num_samples * num_alphas, random::kReservedSamplesPerOutput);
     random::FillGamma(context, gen, alpha_t.flat<T>().data(), num_alphas,
                       num_samples, out->flat<T>().data());
   }
@@ -76,13 +67,13 @@ void FillStatelessGamma(OpKernelContext* context, const PhiloxRandom& gen,
                         int alpha_input, Tensor* out) {
   const Tensor& alpha_t = context->input(alpha_input);
   const TensorShape& shape = out->shape();
-  OP_REQUIRES_OK(context, random::CheckEndsWithParameterShape(
-                              shape, alpha_t.shape()));
+  OP_REQUIRES_OK(context,
+                 random::CheckEndsWithParameterShape(shape, alpha_t.shape()));
   const int64_t num_alphas = alpha_t.NumElements();
-  OP_REQUIRES(context, num_alphas > 0,
-              errors::InvalidArgument(
-                  "Input alpha should have non-zero element count, got: ",
-                  num_alphas));
+  OP_REQUIRES(
+      context, num_alphas > 0,
+      errors::InvalidArgument(
+          "Input alpha should have non-zero element count, got: ", num_alphas));
   random::FillGamma(context, gen, alpha_t.flat<T>().data(), num_alphas,
                     shape.num_elements() / num_alphas, out->flat<T>().data());
 }
@@ -93,25 +84,13 @@ class StatelessRandomGammaV2Op : public OpKernel {
   using OpKernel::OpKernel;
 
   void Compute(OpKernelContext* context) override {
-    TensorShape shape;
-    OP_REQUIRES_OK(context, array_ops::MakeShapeFromShapeTensor(
-                                context->input(0), &shape));
-    const Tensor& seed = context->input(1);
-    OP_REQUIRES(context, seed.dims() == 1 && seed.dim_size(0) == 2,
-                errors::InvalidArgument("seed must have shape [2], not ",
-                                        seed.shape().DebugString()));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(context, context->allocate_output(0, shape, &out));
-    if (shape.num_elements() == 0) return;
-    // int32 seeds sign-extend to uint64, as TensorFlow converts them.
-    const uint64_t s0 = seed.dtype() == DT_INT32
-                            ? static_cast<uint64_t>(seed.flat<int32_t>()(0))
-                            : static_cast<uint64_t>(seed.flat<int64_t>()(0));
-    const uint64_t s1 = seed.dtype() == DT_INT32
-                            ? static_cast<uint64_t>(seed.flat<int32_t>()(1))
-                            : static_cast<uint64_t>(seed.flat<int64_t>()(1));
-    FillStatelessGamma<T>(context, random::StatelessPhiloxFromSeed(s0, s1), 2,
-                          out);
+    PhiloxRandom gen;
+    bool empty = false;
+    OP_REQUIRES_OK(context,
+                   random::PrepareStateless(context, &out, &gen, &empty));
+    if (empty) return;
+    FillStatelessGamma<T>(context, gen, 2, out);
   }
 };
 
@@ -133,22 +112,22 @@ class StatelessRandomGammaV3Op : public OpKernel {
   }
 };
 
-#define TRIB_REGISTER_GAMMA(TYPE)                                           \
-  REGISTER_KERNEL_BUILDER(                                                  \
-      Name("RandomGamma").Device(DEVICE_CPU).TypeConstraint<TYPE>("T"),     \
-      RandomGammaOp<TYPE>);                                                 \
-  REGISTER_KERNEL_BUILDER(Name("StatelessRandomGammaV2")                    \
-                              .Device(DEVICE_CPU)                           \
-                              .HostMemory("shape")                          \
-                              .HostMemory("seed")                           \
-                              .HostMemory("alpha")                          \
-                              .TypeConstraint<TYPE>("dtype"),               \
-                          StatelessRandomGammaV2Op<TYPE>);                  \
-  REGISTER_KERNEL_BUILDER(Name("StatelessRandomGammaV3")                    \
-                              .Device(DEVICE_CPU)                           \
-                              .HostMemory("shape")                          \
-                              .HostMemory("alg")                            \
-                              .TypeConstraint<TYPE>("dtype"),               \
+#define TRIB_REGISTER_GAMMA(TYPE)                                       \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("RandomGamma").Device(DEVICE_CPU).TypeConstraint<TYPE>("T"), \
+      RandomGammaOp<TYPE>);                                             \
+  REGISTER_KERNEL_BUILDER(Name("StatelessRandomGammaV2")                \
+                              .Device(DEVICE_CPU)                       \
+                              .HostMemory("shape")                      \
+                              .HostMemory("seed")                       \
+                              .HostMemory("alpha")                      \
+                              .TypeConstraint<TYPE>("dtype"),           \
+                          StatelessRandomGammaV2Op<TYPE>);              \
+  REGISTER_KERNEL_BUILDER(Name("StatelessRandomGammaV3")                \
+                              .Device(DEVICE_CPU)                       \
+                              .HostMemory("shape")                      \
+                              .HostMemory("alg")                        \
+                              .TypeConstraint<TYPE>("dtype"),           \
                           StatelessRandomGammaV3Op<TYPE>)
 
 TRIB_REGISTER_GAMMA(half);

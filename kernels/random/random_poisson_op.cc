@@ -19,6 +19,7 @@
 #include "kernels/random/guarded_philox.h"
 #include "kernels/random/per_output_sampling.h"
 #include "kernels/random/poisson_sampler.h"
+#include "kernels/random/sampler_inputs.h"
 
 namespace tributary {
 namespace {
@@ -33,25 +34,17 @@ class RandomPoissonOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* context) override {
-    const Tensor& shape_t = context->input(0);
     const Tensor& rate_t = context->input(1);
-    OP_REQUIRES(context, shape_t.dims() == 1,
-                errors::InvalidArgument(
-                    "shape must be a vector of {int32,int64}, got shape: ",
-                    shape_t.shape().DebugString()));
-    TensorShape shape;
-    OP_REQUIRES_OK(context,
-                   array_ops::MakeShapeFromShapeTensor(shape_t, &shape));
-    const int64_t num_samples = shape.num_elements();
-    shape.AppendShape(rate_t.shape());
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(context, context->allocate_output(0, shape, &out));
+    int64_t num_samples = 0;
+    OP_REQUIRES_OK(
+        context, random::AllocateSamples(context, rate_t, &out, &num_samples));
     if (num_samples == 0) return;
     const R* rate = rate_t.flat<R>().data();
     const int64_t num_rates = rate_t.NumElements();
     OP_REQUIRES_OK(context, random::CheckPoissonRates<R, U>(rate, num_rates));
     const PhiloxRandom gen = generator_.ReserveRandomOutputs(
-        num_samples * num_rates, random::kSamplesPerOutput);
+        num_samples * num_rates, random::kReservedSamplesPerOutput);
     random::FillPoisson(context, gen, rate, num_rates, num_samples,
                         out->flat<U>().data());
   }

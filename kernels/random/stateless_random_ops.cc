@@ -25,66 +25,19 @@
 #include "kernels/random/fill_philox.h"
 #include "kernels/random/per_output_sampling.h"
 #include "kernels/random/poisson_sampler.h"
+#include "kernels/random/sampler_inputs.h"
 #include "kernels/random/stateless_seed.h"
 
 namespace tributary {
 namespace {
 
+using random::CheckSeedShape;
 using random::FillPhiloxRandom;
+using random::PhiloxFromSeed;
 using random::PhiloxRandom;
+using random::PrepareStateless;
 
 constexpr int32_t kAlgPhilox = 1;  // TensorFlow's RNG_ALG_PHILOX
-
-template <typename S>
-PhiloxRandom PhiloxFromSeedTensor(const Tensor& seed) {
-  const auto v = seed.flat<S>();
-  // int32 seeds sign-extend, as TensorFlow's conversion to uint64 does.
-  return random::StatelessPhiloxFromSeed(static_cast<uint64_t>(v(0)),
-                                         static_cast<uint64_t>(v(1)));
-}
-
-// The stream of a [2] seed; TensorFlow's kernels take int32 and int64 seeds
-// only (StatelessRandomUniformFullInt's signature allows uint32/uint64 too).
-absl::Status PhiloxFromSeed(const Tensor& seed, PhiloxRandom* gen) {
-  switch (seed.dtype()) {
-    case DT_INT32:
-      *gen = PhiloxFromSeedTensor<int32_t>(seed);
-      return absl::OkStatus();
-    case DT_INT64:
-      *gen = PhiloxFromSeedTensor<int64_t>(seed);
-      return absl::OkStatus();
-    default:
-      return errors::InvalidArgument("Invalid seed type: ",
-                                     DataTypeString(seed.dtype()));
-  }
-}
-
-absl::Status CheckSeedShape(const Tensor& seed) {
-  if (seed.dims() != 1 || seed.dim_size(0) != 2) {
-    return errors::InvalidArgument("seed must have shape [2], not ",
-                                   seed.shape().DebugString());
-  }
-  return absl::OkStatus();
-}
-
-// Allocates the output of shape input 0 and derives the stream from seed
-// input 1. *empty is set for an empty output: nothing to draw, and the later
-// checks are skipped, like TensorFlow's.
-absl::Status PrepareStateless(OpKernelContext* context, Tensor** out,
-                              PhiloxRandom* gen, bool* empty) {
-  TensorShape shape;
-  absl::Status s =
-      array_ops::MakeShapeFromShapeTensor(context->input(0), &shape);
-  if (!s.ok()) return s;
-  const Tensor& seed = context->input(1);
-  s = CheckSeedShape(seed);
-  if (!s.ok()) return s;
-  s = context->allocate_output(0, shape, out);
-  if (!s.ok()) return s;
-  *empty = shape.num_elements() == 0;
-  if (*empty) return absl::OkStatus();
-  return PhiloxFromSeed(seed, gen);
-}
 
 template <class Distribution>
 class StatelessRandomOp : public OpKernel {
