@@ -111,4 +111,29 @@ int64_t BCastList::output_num_elements() const {
   return n;
 }
 
+std::vector<int64_t> BCastList::SourceIndices(int i) const {
+  const Vec& in = reshape_[i];
+  const size_t rank = result_.size();
+  // Input strides in the result's dimensions; 0 where input i broadcasts.
+  Vec stride(rank, 0);
+  int64_t s = 1;
+  for (size_t k = rank; k-- > 0;) {
+    stride[k] = in[k] == 1 ? 0 : s;
+    s *= in[k];
+  }
+  std::vector<int64_t> indices(output_num_elements());
+  Vec position(rank, 0);
+  int64_t source = 0;
+  for (int64_t& index : indices) {
+    index = source;
+    for (size_t k = rank; k-- > 0;) {
+      source += stride[k];
+      if (++position[k] < result_[k]) break;
+      source -= stride[k] * position[k];
+      position[k] = 0;
+    }
+  }
+  return indices;
+}
+
 }  // namespace tributary

@@ -43,6 +43,9 @@ class BCastList {
   // True when input `i` needs no broadcasting (bcast is all ones).
   bool IsIdentity(int i) const;
   int64_t output_num_elements() const;
+  // For each output element, row-major, the flat index of the element of
+  // input `i` it reads (TensorFlow's flattened batch indices).
+  std::vector<int64_t> SourceIndices(int i) const;
 
  private:
   bool valid_ = true;

@@ -80,5 +80,21 @@ TEST(BCastTest, ThreeWayWithoutMerging) {
   EXPECT_EQ(b.bcast(2), Vec({2, 3}));
 }
 
+TEST(BCastTest, SourceIndicesFollowBroadcasting) {
+  // [2,1] and [3] broadcast to [2,3]: x repeats along columns, y along rows.
+  BCastList b({{2, 1}, {3}}, /*fewer_dims=*/false);
+  ASSERT_TRUE(b.IsValid());
+  EXPECT_EQ(b.SourceIndices(0), (std::vector<int64_t>{0, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(b.SourceIndices(1), (std::vector<int64_t>{0, 1, 2, 0, 1, 2}));
+  // Same shapes (the flattened fast path), and a scalar beside them.
+  BCastList same({{2, 2}, {2, 2}});
+  EXPECT_EQ(same.SourceIndices(1), (std::vector<int64_t>{0, 1, 2, 3}));
+  BCastList scalar({{2, 2}, {}});
+  EXPECT_EQ(scalar.SourceIndices(1), (std::vector<int64_t>{0, 0, 0, 0}));
+  // An empty output has no indices.
+  BCastList empty({{0, 3}, {3}});
+  EXPECT_TRUE(empty.SourceIndices(1).empty());
+}
+
 }  // namespace
 }  // namespace tributary

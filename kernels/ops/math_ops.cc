@@ -463,6 +463,46 @@ REGISTER_OP("Ndtri")
     .Output("y: T")
     .Attr("T: {bfloat16, half, float, double}");
 
+// Special functions of two arguments, elementwise with broadcasting: the
+// regularized incomplete gamma functions P(a, x) and Q(a, x), dP/da, the
+// derivative of a Gamma(alpha) sample with respect to alpha (the gradient of
+// RandomGamma), Hurwitz zeta(x, q) and polygamma(a, x).
+REGISTER_OP("Igamma")
+    .Input("a: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double}");
+
+REGISTER_OP("Igammac")
+    .Input("a: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double}");
+
+REGISTER_OP("IgammaGradA")
+    .Input("a: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {float, double}");
+
+REGISTER_OP("RandomGammaGrad")
+    .Input("alpha: T")
+    .Input("sample: T")
+    .Output("output: T")
+    .Attr("T: {float, double}");
+
+REGISTER_OP("Zeta")
+    .Input("x: T")
+    .Input("q: T")
+    .Output("z: T")
+    .Attr("T: {float, double}");
+
+REGISTER_OP("Polygamma")
+    .Input("a: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {float, double}");
+
 // Householder QR of each innermost [M, N] matrix: q [..., M, P], r [..., P, N]
 // with P = M when full_matrices, else min(M, N) (tf.linalg.qr; the
 // orthogonal initializer).

@@ -112,4 +112,20 @@ REGISTER_OP("RandomPoissonV2")
     .Attr("R: {half, float, double, int32, int64} = DT_DOUBLE")
     .Attr("dtype: {half, float, double, int32, int64} = DT_INT64");
 
+// Truncated normal samples with per-row parameters: row b of the output
+// (dimension 0) uses means[b], stdevs[b], minvals[b], maxvals[b], each a
+// scalar or a vector of length 1 or shape[0].
+REGISTER_OP("ParameterizedTruncatedNormal")
+    .Input("shape: T")
+    .Input("means: dtype")
+    .Input("stdevs: dtype")
+    .Input("minvals: dtype")
+    .Input("maxvals: dtype")
+    .Output("output: dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("dtype: {half,bfloat16,float,double}")
+    .Attr("T: {int32,int64}")
+    .SetIsStateful();
+
 }  // namespace tributary

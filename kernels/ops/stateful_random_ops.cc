@@ -88,4 +88,17 @@ REGISTER_OP("NonDeterministicInts")
     .Attr("shape_dtype: type = DT_INT64")
     .SetIsStateful();
 
+// Binomial(counts, probs) samples from the Generator's state (Philox only).
+REGISTER_OP("StatefulRandomBinomial")
+    .Input("resource: resource")
+    .Input("algorithm: int64")
+    .Input("shape: S")
+    .Input("counts: T")
+    .Input("probs: T")
+    .Output("output: dtype")
+    .Attr("S: {int32, int64}")
+    .Attr("T: {half, float, double, int32, int64} = DT_DOUBLE")
+    .Attr("dtype: {half, float, double, int32, int64} = DT_INT64")
+    .SetIsStateful();
+
 }  // namespace tributary

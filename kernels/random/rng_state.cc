@@ -12,7 +12,9 @@ namespace random {
 namespace {
 
 uint32_t Lo(int64_t v) { return static_cast<uint32_t>(v); }
-uint32_t Hi(int64_t v) { return static_cast<uint32_t>(static_cast<uint64_t>(v) >> 32); }
+uint32_t Hi(int64_t v) {
+  return static_cast<uint32_t>(static_cast<uint64_t>(v) >> 32);
+}
 int64_t Join(uint32_t lo, uint32_t hi) {
   return static_cast<int64_t>(static_cast<uint64_t>(lo) |
                               (static_cast<uint64_t>(hi) << 32));
@@ -69,8 +71,8 @@ absl::Status ReadAndSkipPhilox(OpKernelContext* ctx, int input,
     alg.id = state->flat<int64_t>()(0);
     skip = 1;
   }
-  if (alg.id == kRngAlgAutoSelect) alg.id = kRngAlgPhilox;
-  if (alg.id == kRngAlgThreeFry) {
+  if (!alg.philox_only && alg.id == kRngAlgAutoSelect) alg.id = kRngAlgPhilox;
+  if (!alg.philox_only && alg.id == kRngAlgThreeFry) {
     return errors::Unimplemented(
         "Non-XLA devices don't support the ThreeFry algorithm.");
   }
@@ -87,9 +89,8 @@ absl::Status ReadAndSkipPhilox(OpKernelContext* ctx, int input,
   if (old_state != nullptr) {
     for (int i = 0; i < kPhiloxStateSize; ++i) old_state[i] = words[i];
   }
-  *gen = PhiloxRandom(
-      {Lo(words[0]), Hi(words[0]), Lo(words[1]), Hi(words[1])},
-      {Lo(words[2]), Hi(words[2])});
+  *gen = PhiloxRandom({Lo(words[0]), Hi(words[0]), Lo(words[1]), Hi(words[1])},
+                      {Lo(words[2]), Hi(words[2])});
   PhiloxRandom next = *gen;
   next.Skip(samples);
   words[0] = Join(next.counter()[0], next.counter()[1]);

@@ -40,9 +40,12 @@ inline constexpr int64_t kRngAlgAutoSelect = 3;
 inline constexpr int64_t kPhiloxStateSize = 3;
 
 // Where the algorithm comes from: an input (the V2 ops) or state[0].
+// philox_only: the op takes id 1 alone (StatefulRandomBinomial), so
+// auto-select and ThreeFry are "Unsupported algorithm id" too.
 struct RngAlgorithm {
   int64_t id = kRngAlgPhilox;
   bool in_state = false;
+  bool philox_only = false;
 };
 
 // Reads the Philox generator of the state variable behind resource input
@@ -50,8 +53,7 @@ struct RngAlgorithm {
 // kPhiloxStateSize words as they were.
 absl::Status ReadAndSkipPhilox(OpKernelContext* ctx, int input,
                                RngAlgorithm alg, uint64_t samples,
-                               PhiloxRandom* gen,
-                               int64_t* old_state = nullptr);
+                               PhiloxRandom* gen, int64_t* old_state = nullptr);
 
 // Scalar input `index` of type T: InvalidArgument "input <i> (0-based) must
 // have shape [], not <shape>" otherwise.

@@ -80,7 +80,7 @@ class Placeholder:
 
 class Case:
     def __init__(self, name, fn, inputs, rtol=None, atol=None,
-                 message_contains=(), expect_code=None):
+                 message_contains=(), expect_code=None, tf_single_thread=False):
         self.name = name
         self.fn = fn
         self.inputs = list(inputs)
@@ -91,6 +91,9 @@ class Case:
         # accidentally tests nothing, e.g. expecting an error that TF
         # does not raise).
         self.expect_code = expect_code
+        # Run TensorFlow's side on one intra-op thread: for kernels whose
+        # values depend on how TensorFlow shards them over its threads.
+        self.tf_single_thread = tf_single_thread
         # Filled by _prepare.
         self.request = None       # dict sent to the binary
         self.tf_code = None
@@ -120,8 +123,10 @@ class Cases:
         return len(self._cases)
 
 
-def _session_config():
+def _session_config(single_thread=False):
     config = tf1.ConfigProto()
+    if single_thread:
+        config.intra_op_parallelism_threads = 1
     # No grappler, no constant folding: the kernels themselves must run.
     config.graph_options.optimizer_options.opt_level = tf1.OptimizerOptions.L0
     config.graph_options.optimizer_options.do_constant_folding = False
@@ -167,7 +172,8 @@ def _prepare(case):
         outs = [out]
     fetches = [t for t in outs if isinstance(t, tf.Tensor)]
     targets = [t for t in outs if isinstance(t, tf.Operation)]
-    with tf1.Session(graph=graph, config=_session_config()) as sess:
+    with tf1.Session(graph=graph,
+                     config=_session_config(case.tf_single_thread)) as sess:
         try:
             values = sess.run(fetches + targets, feed_dict=feeds)
             case.tf_code = 0
