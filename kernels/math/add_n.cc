@@ -62,6 +62,8 @@ REGISTER_ADDN(float);
 REGISTER_ADDN(double);
 REGISTER_ADDN(int32_t);
 REGISTER_ADDN(int64_t);
+REGISTER_ADDN(complex64);
+REGISTER_ADDN(complex128);
 #undef REGISTER_ADDN
 
 }  // namespace

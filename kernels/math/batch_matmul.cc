@@ -1,6 +1,9 @@
 // BatchMatMulV2: [..., m, k] x [..., k, n] with the batch dimensions
-// ([...]) broadcast NumPy-style; adj_x / adj_y transpose (real types).
+// ([...]) broadcast NumPy-style; adj_x / adj_y take the adjoint (transpose,
+// and for complex types conjugate).
 #include <algorithm>
+#include <complex>
+#include <type_traits>
 #include <vector>
 
 #include "common/framework/status.h"
@@ -36,6 +39,10 @@ std::vector<int64_t> BatchIndices(const BCast::Vec& result,
   }
   return indices;
 }
+
+template <typename T>
+constexpr bool kIsComplex =
+    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
 
 template <typename T>
 class BatchMatMulV2Op : public OpKernel {
@@ -98,6 +105,23 @@ class BatchMatMulV2Op : public OpKernel {
     }
     const T* x_data = x.flat<T>().data();
     const T* y_data = y.flat<T>().data();
+    // The adjoint of a complex matrix: conjugate a copy, then transpose it
+    // in the product as for real types.
+    Tensor x_conj, y_conj;
+    if constexpr (kIsComplex<T>) {
+      const Eigen::ThreadPoolDevice& d =
+          ctx->eigen_device<Eigen::ThreadPoolDevice>();
+      if (adj_x_) {
+        OP_REQUIRES_OK(ctx, ctx->allocate_temp(x.dtype(), x.shape(), &x_conj));
+        x_conj.flat<T>().device(d) = x.flat<T>().conjugate();
+        x_data = x_conj.flat<T>().data();
+      }
+      if (adj_y_) {
+        OP_REQUIRES_OK(ctx, ctx->allocate_temp(y.dtype(), y.shape(), &y_conj));
+        y_conj.flat<T>().device(d) = y.flat<T>().conjugate();
+        y_data = y_conj.flat<T>().data();
+      }
+    }
     T* out_data = out->flat<T>().data();
     const bool adj_x = adj_x_, adj_y = adj_y_;
     auto one = [&](int64_t b, const Eigen::ThreadPoolDevice* d) {
@@ -150,6 +174,8 @@ REGISTER_BATCH_MATMUL(int32_t);
 REGISTER_BATCH_MATMUL(int64_t);
 REGISTER_BATCH_MATMUL(Eigen::half);
 REGISTER_BATCH_MATMUL(Eigen::bfloat16);
+REGISTER_BATCH_MATMUL(complex64);
+REGISTER_BATCH_MATMUL(complex128);
 #undef REGISTER_BATCH_MATMUL
 
 }  // namespace

@@ -1,8 +1,14 @@
 // Cast between float, double, half, bfloat16, the integer types (int8/16/32/64,
-// uint8/16/32/64; tf.random.Generator casts its deltas to uint64) and bool, with C++ conversion
-// semantics as TensorFlow's Eigen cast: float -> int truncates toward zero,
-// x -> bool is x != 0, float -> half/bfloat16 rounds to nearest even.
+// uint8/16/32/64; tf.random.Generator casts its deltas to uint64), bool and
+// complex64/complex128, with C++ conversion semantics as TensorFlow's Eigen
+// cast: float -> int truncates toward zero, x -> bool is x != 0, float ->
+// half/bfloat16 rounds to nearest even. As TensorFlow's cast functors,
+// complex -> any real type converts the real part (so complex -> bool is
+// real != 0), real -> complex has imaginary part 0, and complex64 <->
+// complex128 converts both parts.
+#include <complex>
 #include <functional>
+#include <type_traits>
 
 #include "common/framework/status.h"
 #include "common/framework/tensor.h"
@@ -16,9 +22,34 @@ namespace {
 
 using CastFn = void (*)(const Eigen::ThreadPoolDevice&, const Tensor&, Tensor*);
 
+template <typename T>
+constexpr bool kIsComplex = std::is_same_v<T, complex64> ||
+                            std::is_same_v<T, complex128>;
+
+// One element, for casts from or to a complex type.
+template <typename Src, typename Dst>
+struct ComplexCastF {
+  Dst operator()(const Src& x) const {
+    if constexpr (kIsComplex<Src> && kIsComplex<Dst>) {
+      using R = typename Dst::value_type;
+      return Dst(static_cast<R>(x.real()), static_cast<R>(x.imag()));
+    } else if constexpr (kIsComplex<Src>) {
+      return static_cast<Dst>(x.real());
+    } else {
+      using R = typename Dst::value_type;
+      return Dst(static_cast<R>(x), R(0));
+    }
+  }
+};
+
 template <typename Src, typename Dst>
 void CastImpl(const Eigen::ThreadPoolDevice& d, const Tensor& in, Tensor* out) {
-  out->flat<Dst>().device(d) = in.flat<Src>().template cast<Dst>();
+  if constexpr (kIsComplex<Src> || kIsComplex<Dst>) {
+    out->flat<Dst>().device(d) =
+        in.flat<Src>().unaryExpr(ComplexCastF<Src, Dst>());
+  } else {
+    out->flat<Dst>().device(d) = in.flat<Src>().template cast<Dst>();
+  }
 }
 
 template <typename Src>
@@ -37,6 +68,8 @@ CastFn CastFrom(DataType dst) {
     case DT_UINT16: return &CastImpl<Src, uint16_t>;
     case DT_UINT32: return &CastImpl<Src, uint32_t>;
     case DT_UINT64: return &CastImpl<Src, uint64_t>;
+    case DT_COMPLEX64: return &CastImpl<Src, complex64>;
+    case DT_COMPLEX128: return &CastImpl<Src, complex128>;
     default: return nullptr;
   }
 }
@@ -56,6 +89,8 @@ CastFn GetCastFn(DataType src, DataType dst) {
     case DT_UINT16: return CastFrom<uint16_t>(dst);
     case DT_UINT32: return CastFrom<uint32_t>(dst);
     case DT_UINT64: return CastFrom<uint64_t>(dst);
+    case DT_COMPLEX64: return CastFrom<complex64>(dst);
+    case DT_COMPLEX128: return CastFrom<complex128>(dst);
     default: return nullptr;
   }
 }
@@ -95,7 +130,8 @@ class CastOp : public OpKernel {
 
 constexpr DataType kCastTypes[] = {
     DT_FLOAT, DT_DOUBLE, DT_HALF,  DT_BFLOAT16, DT_INT32,  DT_INT64, DT_BOOL,
-    DT_INT8,  DT_UINT8,  DT_INT16, DT_UINT16,   DT_UINT32, DT_UINT64};
+    DT_INT8,  DT_UINT8,  DT_INT16, DT_UINT16,   DT_UINT32, DT_UINT64,
+    DT_COMPLEX64, DT_COMPLEX128};
 REGISTER_KERNEL_BUILDER(Name("Cast")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("SrcT", kCastTypes)

@@ -409,6 +409,17 @@ for dtype in FLOATS:
               lambda x, a: [raw.Max(input=x, axis=a), raw.Min(input=x, axis=a)],
               [np.array([[1.0, np.nan, 3.0], [1.0, 2.0, -np.inf]], dtype),
                np.array(1, np.int32)])
+# half/bfloat16 through the transpose path (2-byte elements); Max/Min are
+# exact whatever the order. (Not Sum: TensorFlow accumulates these in float,
+# our reducer in the type itself.)
+for dtype in [np.float16, tf.bfloat16.as_numpy_dtype]:
+    n = tf.as_dtype(dtype).name
+    data = values((2, 3, 4, 5), np.float32, -4, 4).astype(dtype)
+    for op in ["Max", "Min"]:
+        fn = getattr(raw, op)
+        cases.add(f"{op}_{n}_alternating_transpose",
+                  lambda x, a, fn=fn: fn(input=x, axis=a),
+                  [data, np.array([0, 2], np.int32)], rtol=0, atol=0)
 cases.add("Sum_large_f32", lambda x, a: raw.Sum(input=x, axis=a),
           [values((300, 257), np.float32, -1, 1), np.array([0], np.int32)],
           rtol=1e-4, atol=1e-4)

@@ -54,6 +54,9 @@ REGISTER_MATMUL(int32_t);
 REGISTER_MATMUL(int64_t);
 REGISTER_MATMUL(Eigen::half);
 REGISTER_MATMUL(Eigen::bfloat16);
+// Plain transposes (no conjugate), as TensorFlow's MatMul.
+REGISTER_MATMUL(complex64);
+REGISTER_MATMUL(complex128);
 #undef REGISTER_MATMUL
 
 }  // namespace

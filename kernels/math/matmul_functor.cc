@@ -141,6 +141,8 @@ INSTANTIATE(int32_t)
 INSTANTIATE(int64_t)
 INSTANTIATE(Eigen::half)
 INSTANTIATE(Eigen::bfloat16)
+INSTANTIATE(complex64)
+INSTANTIATE(complex128)
 #undef INSTANTIATE
 
 }  // namespace functor

@@ -6,9 +6,11 @@
 // OpenBLAS's gemm when available, see matmul_blas.h); everything else, and
 // float/double under the eigen backend, is one Eigen tensor contraction.
 // half and bfloat16 are widened to float and go the float way. Defined (and
-// explicitly instantiated for float, double, int32, int64, half, bfloat16) in
-// matmul_functor.cc, so MatMul and BatchMatMulV2 share a single copy of
-// Eigen's contraction code: the biggest template in the math kernels.
+// explicitly instantiated for float, double, int32, int64, half, bfloat16,
+// complex64, complex128) in matmul_functor.cc, so MatMul and BatchMatMulV2
+// share a single copy of Eigen's contraction code: the biggest template in
+// the math kernels. Transposes here never conjugate; BatchMatMulV2's adjoints
+// of complex matrices conjugate a copy first.
 
 #include <cstdint>
 #include <type_traits>

@@ -20,6 +20,11 @@ std::vector<int64_t> AxisValues(const Tensor& axes) {
   return values;
 }
 
+// A 16-byte element (complex128), moved as a whole.
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
 // Copies elements of `elem_size` bytes from `in` (dims `dims`) to `out`
 // with the dimensions permuted to `perm` (out dim i = in dim perm[i]).
 template <typename Word>
@@ -127,11 +132,19 @@ void ReductionHelper::TransposeReducedLast(const Tensor& data,
       Permute(static_cast<const uint8_t*>(in), static_cast<uint8_t*>(o),
               data_reshape_, perm);
       break;
+    case 2:  // half, bfloat16
+      Permute(static_cast<const uint16_t*>(in), static_cast<uint16_t*>(o),
+              data_reshape_, perm);
+      break;
     case 4:
       Permute(static_cast<const uint32_t*>(in), static_cast<uint32_t*>(o),
               data_reshape_, perm);
       break;
-    default:
+    case 16:  // complex128
+      Permute(static_cast<const Bytes16*>(in), static_cast<Bytes16*>(o),
+              data_reshape_, perm);
+      break;
+    default:  // 8: double, int64, complex64
       Permute(static_cast<const uint64_t*>(in), static_cast<uint64_t*>(o),
               data_reshape_, perm);
       break;

@@ -14,5 +14,8 @@ REGISTER(int64_t)
 REGISTER(Eigen::half)
 REGISTER(Eigen::bfloat16)
 #undef REGISTER
+// Complex numbers have no order: Prod only.
+TRIB_REGISTER_REDUCTION("Prod", ProdReduction, complex64);
+TRIB_REGISTER_REDUCTION("Prod", ProdReduction, complex128);
 
 }  // namespace tributary

@@ -1,4 +1,4 @@
-// Sum, Mean.
+// Sum, Mean (complex included).
 #include "kernels/math/reduction_ops.h"
 
 namespace tributary {
@@ -12,6 +12,9 @@ REGISTER(int32_t)
 REGISTER(int64_t)
 REGISTER(Eigen::half)
 REGISTER(Eigen::bfloat16)
+// An empty Mean is complex 0, not NaN, as in TensorFlow.
+REGISTER(complex64)
+REGISTER(complex128)
 #undef REGISTER
 
 }  // namespace tributary

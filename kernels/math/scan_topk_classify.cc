@@ -235,6 +235,8 @@ REGISTER_SUM_PROD(int32_t);
 REGISTER_SUM_PROD(int64_t);
 REGISTER_SUM_PROD(Eigen::half);
 REGISTER_SUM_PROD(Eigen::bfloat16);
+REGISTER_SUM_PROD(complex64);
+REGISTER_SUM_PROD(complex128);
 REGISTER_SCAN("CumulativeLogsumexp", LogSumExpReducer, float);
 REGISTER_SCAN("CumulativeLogsumexp", LogSumExpReducer, double);
 REGISTER_SCAN("CumulativeLogsumexp", LogSumExpReducer, Eigen::half);

@@ -180,6 +180,8 @@ REGISTER_SELECT(double);
 REGISTER_SELECT(int32_t);
 REGISTER_SELECT(int64_t);
 REGISTER_SELECT(bool);
+REGISTER_SELECT(complex64);
+REGISTER_SELECT(complex128);
 // Saver graphs pick a temporary checkpoint path with a string Select.
 REGISTER_SELECT(std::string);
 #undef REGISTER_SELECT

@@ -62,6 +62,10 @@ class ActivationGradOp : public OpKernel {
 
 REGISTER_ACTIVATION_GRAD_KERNELS(float);
 REGISTER_ACTIVATION_GRAD_KERNELS(double);
+// Complex: the same formulas (no conjugate in the kernel; TensorFlow's
+// Python gradients conjugate y before calling it).
+REGISTER_ACTIVATION_GRAD_KERNELS(complex64);
+REGISTER_ACTIVATION_GRAD_KERNELS(complex128);
 
 #undef REGISTER_ACTIVATION_GRAD_KERNELS
 

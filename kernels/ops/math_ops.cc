@@ -554,6 +554,49 @@ REGISTER_OP("InvGrad")
     .Output("z: T")
     .Attr(kFloatOrComplexT);
 
+// --- Complex numbers ---------------------------------------------------------
+
+// real + i * imag, with broadcasting; float gives complex64, double complex128.
+REGISTER_OP("Complex")
+    .Input("real: T")
+    .Input("imag: T")
+    .Output("out: Tout")
+    .Attr("T: {float, double} = DT_FLOAT")
+    .Attr("Tout: {complex64, complex128} = DT_COMPLEX64");
+
+// The real and imaginary parts, the argument atan2(imag, real) and the
+// modulus |x| (Abs has no complex kernels; tf.abs emits ComplexAbs).
+REGISTER_OP("Real")
+    .Input("input: T")
+    .Output("output: Tout")
+    .Attr("T: {complex64, complex128} = DT_COMPLEX64")
+    .Attr("Tout: {float, double} = DT_FLOAT");
+
+REGISTER_OP("Imag")
+    .Input("input: T")
+    .Output("output: Tout")
+    .Attr("T: {complex64, complex128} = DT_COMPLEX64")
+    .Attr("Tout: {float, double} = DT_FLOAT");
+
+REGISTER_OP("Angle")
+    .Input("input: T")
+    .Output("output: Tout")
+    .Attr("T: {complex64, complex128} = DT_COMPLEX64")
+    .Attr("Tout: {float, double} = DT_FLOAT");
+
+REGISTER_OP("ComplexAbs")
+    .Input("x: T")
+    .Output("y: Tout")
+    .Attr("T: {complex64, complex128} = DT_COMPLEX64")
+    .Attr("Tout: {float, double} = DT_FLOAT");
+
+// The complex conjugate; TensorFlow also allows variant (kernels here are
+// complex only).
+REGISTER_OP("Conj")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: {complex64, complex128, variant} = DT_COMPLEX64");
+
 // --- Comparisons and logic ---------------------------------------------------
 
 // Equality works on any type. With incompatible_shape_error=false,

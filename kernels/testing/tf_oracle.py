@@ -60,6 +60,10 @@ TOLERANCES = {
     tf.bfloat16.as_numpy_dtype: (8e-3, 1e-3),
     np.float32: (1e-5, 1e-6),
     np.float64: (1e-12, 1e-12),
+    # Complex: |ours - TF| <= atol + rtol * |TF| (the modulus), NaN parts in
+    # the same places.
+    np.complex64: (1e-6, 1e-6),
+    np.complex128: (1e-12, 1e-12),
 }
 
 
@@ -231,6 +235,26 @@ def _decode(b64):
     return tf.make_ndarray(proto)
 
 
+def _assert_complex_close(ours, expected, rtol, atol, err_msg):
+    """Complex allclose: NaN real and imaginary parts must coincide, then
+    |ours - expected| <= atol + rtol * |expected| elementwise (infinities
+    equal as values)."""
+    for part in ("real", "imag"):
+        np.testing.assert_array_equal(
+            np.isnan(getattr(ours, part)), np.isnan(getattr(expected, part)),
+            err_msg=f"{err_msg}: NaN {part} parts differ")
+
+    def zero_nans(a):
+        # Parts set one by one: 1j * inf would make a NaN real part.
+        out = np.empty(a.shape, np.complex128)
+        out.real = np.where(np.isnan(a.real), 0, a.real)
+        out.imag = np.where(np.isnan(a.imag), 0, a.imag)
+        return out
+
+    np.testing.assert_allclose(zero_nans(ours), zero_nans(expected),
+                               rtol=rtol, atol=atol, err_msg=err_msg)
+
+
 def check_case(test, case, result):
     """Asserts our result matches TensorFlow's for `case`."""
     if case.build_error is not None:
@@ -255,7 +279,12 @@ def check_case(test, case, result):
     for i, (o, e) in enumerate(zip(outs, case.tf_outputs)):
         test.assertEqual(o.dtype, e.dtype, f"output {i} dtype")
         test.assertEqual(o.shape, e.shape, f"output {i} shape")
-        if e.dtype.type in TOLERANCES or np.issubdtype(e.dtype, np.floating):
+        if np.issubdtype(e.dtype, np.complexfloating):
+            rtol, atol = TOLERANCES[e.dtype.type]
+            rtol = case.rtol if case.rtol is not None else rtol
+            atol = case.atol if case.atol is not None else atol
+            _assert_complex_close(o, e, rtol, atol, f"output {i}")
+        elif e.dtype.type in TOLERANCES or np.issubdtype(e.dtype, np.floating):
             rtol, atol = TOLERANCES.get(e.dtype.type, (1e-5, 1e-6))
             rtol = case.rtol if case.rtol is not None else rtol
             atol = case.atol if case.atol is not None else atol
