@@ -200,7 +200,7 @@ REGISTER_OP("StatelessParameterizedTruncatedNormal")
     .Output("output: dtype")
     .Attr("S: {int32, int64}")
     .Attr("Tseed: {int32, int64} = DT_INT64")
-    .Attr("dtype: {float16, float32, float64}");
+    .Attr("dtype: {half, float, double}");
 
 // num_samples class indices per row of logits [batch, classes], from a seed.
 REGISTER_OP("StatelessMultinomial")
