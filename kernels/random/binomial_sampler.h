@@ -133,9 +133,7 @@ double BinomialSample(const PhiloxRandom& base, int64_t o, T count, T prob) {
   const double dp = static_cast<double>(p);
   double k;
   if (T(count * p) >= T(10)) {
-    PhiloxRandom gen = base;
-    gen.Skip(static_cast<uint64_t>(kReservedSamplesPerOutput) *
-             static_cast<uint64_t>(o));
+    PhiloxRandom gen = StreamForOutput(base, o);
     k = BinomialBtrs(dcount, dp, &gen);
   } else {
     PhiloxRandom gen = base;
