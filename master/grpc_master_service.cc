@@ -2,38 +2,94 @@
 
 #include <utility>
 
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/rpc/grpc_status.h"
 #include "common/rpc/rpc_service.h"
 #include "common/rpc/tensor_coding.h"
 #include "protos/master_service.pb.h"
+#include "spdlog/spdlog.h"
 
 namespace tributary {
 namespace {
+
+// The session a request is about; empty for requests about none.
+template <typename Request>
+auto SessionOf(const Request& request, int)
+    -> decltype(request.session_handle(), std::string()) {
+  return request.session_handle();
+}
+template <typename Request>
+std::string SessionOf(const Request&, long) {  // NOLINT(runtime/int)
+  return std::string();
+}
+
+// `make(client)`'s handler for each call, after the caller is
+// authenticated (`client` null without authentication). A caller who is
+// not is refused and logged (by address; never the token).
+template <typename MakeHandler>
+RpcHandler Authenticated(ClientAuth* auth, absl::string_view method,
+                         MakeHandler make) {
+  if (auth == nullptr) return make(nullptr);
+  return [auth, method = std::string(method), make](RpcServerCall* call) {
+    absl::StatusOr<ClientIdentity> client = auth->Authenticate(call->caller());
+    if (!client.ok()) {
+      spdlog::warn("refused {} from {}: {}", method, call->caller().address,
+                   std::string(client.status().message()));
+      call->Finish(ToGrpcStatus(client.status()), grpc::ByteBuffer());
+      return;
+    }
+    make(std::make_shared<const ClientIdentity>(*std::move(client)))(call);
+  };
+}
+
+// Whether `client` may make this call (OK without authentication).
+absl::Status Authorize(ClientAuth* auth,
+                       const std::shared_ptr<const ClientIdentity>& client,
+                       absl::string_view method, const std::string& session) {
+  if (auth == nullptr || client == nullptr) return absl::OkStatus();
+  absl::Status allowed = auth->Authorize(*client, method, session);
+  if (!allowed.ok()) {
+    spdlog::warn("denied {} to client '{}': {}", std::string(method), client->name,
+                 std::string(allowed.message()));
+  }
+  return allowed;
+}
 
 // RunStep: feeds decoded straight into tensors, fetches written from their
 // own buffers. The step itself never blocks the network thread
 // (Master::RunStepAsync); only copying big feeds out of the network buffers
 // would, so calls with big requests are handled on a pool thread.
 RpcHandler RunStepHandler(Master* master, BlockingCallPool* pool,
-                          Allocator* allocator) {
+                          Allocator* allocator, ClientAuth* auth) {
   struct Messages {
     RunStepRequestMsg request;
     RunStepResponseMsg response;
   };
-  RpcHandler handler = MessagesHandler<Messages>(
-      [allocator](const grpc::ByteBuffer& in, Messages* m) {
-        return DecodeWithNamedTensors(in, kRunStepRequestFeedField, allocator,
-                                      &m->request.proto, &m->request.feed);
-      },
-      [master](CallOptions* opts, Messages* m,
-               std::function<void(const absl::Status&)> done) {
-        master->RunStepAsync(opts, m->request, &m->response, std::move(done));
-      },
-      [](const Messages& m, grpc::ByteBuffer* out) {
-        EncodeWithNamedTensors(m.response.proto, kRunStepResponseTensorField,
-                               m.response.tensor, out);
-      });
+  auto make = [=](std::shared_ptr<const ClientIdentity> client) {
+    return MessagesHandler<Messages>(
+        [allocator](const grpc::ByteBuffer& in, Messages* m) {
+          return DecodeWithNamedTensors(in, kRunStepRequestFeedField,
+                                        allocator, &m->request.proto,
+                                        &m->request.feed);
+        },
+        [master, auth, client](CallOptions* opts, Messages* m,
+                               std::function<void(const absl::Status&)> done) {
+          absl::Status allowed = Authorize(
+              auth, client, "RunStep", m->request.proto.session_handle());
+          if (!allowed.ok()) {
+            done(allowed);
+            return;
+          }
+          master->RunStepAsync(opts, m->request, &m->response,
+                               std::move(done));
+        },
+        [](const Messages& m, grpc::ByteBuffer* out) {
+          EncodeWithNamedTensors(m.response.proto, kRunStepResponseTensorField,
+                                 m.response.tensor, out);
+        });
+  };
+  RpcHandler handler = Authenticated(auth, "RunStep", make);
   constexpr size_t kDecodeOnPoolBytes = 1 << 20;
   return [handler, pool](RpcServerCall* call) {
     if (call->request().Length() >= kDecodeOnPoolBytes) {
@@ -45,21 +101,34 @@ RpcHandler RunStepHandler(Master* master, BlockingCallPool* pool,
 }
 
 // A method whose Master call blocks (bounded) while workers work: it runs
-// on a pool thread, never on the network thread.
+// on a pool thread, never on the network thread. `fn(opts, request,
+// response, client)`; `client` is null without authentication.
 template <typename Request, typename Response, typename Fn>
-RpcHandler OnPool(BlockingCallPool* pool, Fn fn) {
-  return TypedHandler<Request, Response>(
-      [pool, fn](CallOptions* opts, const Request* request, Response* response,
-                 std::function<void(const absl::Status&)> done) {
-        pool->Schedule([=] { done(fn(opts, *request, response)); });
-      });
+RpcHandler OnPool(BlockingCallPool* pool, ClientAuth* auth,
+                  absl::string_view method, Fn fn) {
+  auto make = [pool, auth, method = std::string(method),
+               fn](std::shared_ptr<const ClientIdentity> client) {
+    return TypedHandler<Request, Response>(
+        [pool, auth, method, fn, client](
+            CallOptions* opts, const Request* request, Response* response,
+            std::function<void(const absl::Status&)> done) {
+          pool->Schedule([=] {
+            absl::Status allowed =
+                Authorize(auth, client, method, SessionOf(*request, 0));
+            done(allowed.ok() ? fn(opts, *request, response, client.get())
+                              : allowed);
+          });
+        });
+  };
+  return Authenticated(auth, method, make);
 }
 
 }  // namespace
 
 std::unique_ptr<RpcService> NewGrpcMasterService(Master* master,
                                                  BlockingCallPool* pool,
-                                                 Allocator* allocator) {
+                                                 Allocator* allocator,
+                                                 ClientAuth* auth) {
   if (allocator == nullptr) allocator = cpu_allocator();
   auto service = std::make_unique<RpcService>("tensorflow.MasterService");
   using tensorflow::CloseSessionRequest;
@@ -82,58 +151,82 @@ std::unique_ptr<RpcService> NewGrpcMasterService(Master* master,
   using tensorflow::RunCallableResponse;
   service->Add("CreateSession",
                OnPool<CreateSessionRequest, CreateSessionResponse>(
-                   pool, [master](CallOptions* opts, const auto& request,
-                                  auto* response) {
-                     return master->CreateSession(opts, request, response);
+                   pool, auth, "CreateSession",
+                   [master, auth](CallOptions* opts, const auto& request,
+                                  auto* response,
+                                  const ClientIdentity* client) {
+                     absl::Status created =
+                         master->CreateSession(opts, request, response);
+                     if (created.ok() && client != nullptr) {
+                       auth->RecordOwner(
+                           response->session_handle(), *client,
+                           [master](const std::string& handle) {
+                             return master->HasSession(handle);
+                           });
+                     }
+                     return created;
                    }));
   service->Add("ExtendSession",
                OnPool<ExtendSessionRequest, ExtendSessionResponse>(
-                   pool, [master](CallOptions*, const auto& request,
-                                  auto* response) {
+                   pool, auth, "ExtendSession",
+                   [master](CallOptions*, const auto& request, auto* response,
+                            const ClientIdentity*) {
                      return master->ExtendSession(request, response);
                    }));
   service->Add("PartialRunSetup",
                OnPool<PartialRunSetupRequest, PartialRunSetupResponse>(
-                   pool, [master](CallOptions*, const auto& request,
-                                  auto* response) {
+                   pool, auth, "PartialRunSetup",
+                   [master](CallOptions*, const auto& request, auto* response,
+                            const ClientIdentity*) {
                      return master->PartialRunSetup(request, response);
                    }));
   service->Add("CloseSession",
                OnPool<CloseSessionRequest, CloseSessionResponse>(
-                   pool, [master](CallOptions*, const auto& request,
-                                  auto* response) {
-                     return master->CloseSession(request, response);
+                   pool, auth, "CloseSession",
+                   [master, auth](CallOptions*, const auto& request,
+                                  auto* response, const ClientIdentity*) {
+                     absl::Status closed =
+                         master->CloseSession(request, response);
+                     if (auth != nullptr) {
+                       auth->ForgetSession(request.session_handle());
+                     }
+                     return closed;
                    }));
   service->Add("ListDevices",
                OnPool<ListDevicesRequest, ListDevicesResponse>(
-                   pool, [master](CallOptions* opts, const auto& request,
-                                  auto* response) {
+                   pool, auth, "ListDevices",
+                   [master](CallOptions* opts, const auto& request, auto* response,
+                            const ClientIdentity*) {
                      return master->ListDevices(opts, request, response);
                    }));
   service->Add("Reset", OnPool<ResetRequest, ResetResponse>(
-                            pool, [master](CallOptions*, const auto& request,
-                                           auto* response) {
+                   pool, auth, "Reset",
+                   [master](CallOptions*, const auto& request, auto* response,
+                            const ClientIdentity*) {
                               return master->Reset(request, response);
                             }));
   service->Add("MakeCallable",
                OnPool<MakeCallableRequest, MakeCallableResponse>(
-                   pool, [master](CallOptions*, const auto& request,
-                                  auto* response) {
+                   pool, auth, "MakeCallable",
+                   [master](CallOptions*, const auto& request, auto* response,
+                            const ClientIdentity*) {
                      return master->MakeCallable(request, response);
                    }));
   service->Add("RunCallable",
                OnPool<RunCallableRequest, RunCallableResponse>(
-                   pool, [master](CallOptions* opts, const auto& request,
-                                  auto* response) {
+                   pool, auth, "RunCallable",
+                   [master](CallOptions* opts, const auto& request, auto* response,
+                            const ClientIdentity*) {
                      return master->RunCallable(opts, request, response);
                    }));
   service->Add("ReleaseCallable",
                OnPool<ReleaseCallableRequest, ReleaseCallableResponse>(
-                   pool, [master](CallOptions*, const auto& request,
-                                  auto* response) {
+                   pool, auth, "ReleaseCallable",
+                   [master](CallOptions*, const auto& request, auto* response,
+                            const ClientIdentity*) {
                      return master->ReleaseCallable(request, response);
                    }));
-  service->Add("RunStep", RunStepHandler(master, pool, allocator));
+  service->Add("RunStep", RunStepHandler(master, pool, allocator, auth));
   return service;
 }
 

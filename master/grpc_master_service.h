@@ -17,6 +17,9 @@
 //    and fetches written from their buffers, never re-encoded through
 //    TensorProto. The bytes are ordinary protobuf: TensorFlow's client
 //    sends and reads them with its generated code.
+//  * Authentication (with a ClientAuth): every call's token is checked
+//    before its request is parsed (UNAUTHENTICATED), then its role and the
+//    session's owner (PERMISSION_DENIED); see client_auth.h.
 //  * Errors: the Master's status as the gRPC status (long messages are
 //    truncated as TensorFlow does); RunStep with
 //    store_errors_in_response_body answers OK with the error in the body.
@@ -26,15 +29,18 @@
 #include "common/framework/allocator.h"
 #include "common/rpc/rpc_service.h"
 #include "master/blocking_call_pool.h"
+#include "master/client_auth.h"
 #include "master/master.h"
 
 namespace tributary {
 
 // `master` and `pool` are not owned and must outlive the service (and the
-// server's last call). Feeds are allocated from `allocator`.
+// server's last call). Feeds are allocated from `allocator`. `auth`: the
+// clients' tokens and roles (client_auth.h; not owned); null: every caller
+// may make every call.
 std::unique_ptr<RpcService> NewGrpcMasterService(
     Master* master, BlockingCallPool* pool,
-    Allocator* allocator = cpu_allocator());
+    Allocator* allocator = cpu_allocator(), ClientAuth* auth = nullptr);
 
 }  // namespace tributary
 

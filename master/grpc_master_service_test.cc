@@ -5,6 +5,8 @@
 
 #include "master/master_server.h"
 
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "gmock/gmock.h"
 #include "grpcpp/client_context.h"
 #include "gtest/gtest.h"
+#include "master/client_auth.h"
 #include "master/testing/master_test_util.h"
 #include "protos/master_service.grpc.pb.h"
 
@@ -196,6 +199,128 @@ TEST_F(GrpcMasterServiceTest, ListDevicesAndCallables) {
     ASSERT_TRUE(t.ok());
     test::ExpectTensorEqual<float>(*t, test::AsTensor<float>({3}));
   }
+}
+
+// The same service behind --auth-tokens: every call needs a token; run
+// clients keep to their own sessions; Reset is an admin's.
+class GrpcMasterServiceAuthTest : public GrpcMasterServiceTest {
+ protected:
+  void SetUp() override {
+    MasterTest::SetUp();
+    const char* tmp = std::getenv("TEST_TMPDIR");
+    const std::string tokens =
+        std::string(tmp != nullptr ? tmp : "/tmp") + "/auth_tokens";
+    std::ofstream(tokens) << Sha256Hex("alice") << " run alice\n"
+                          << Sha256Hex("bob") << " run bob\n"
+                          << Sha256Hex("ops") << " admin ops\n";
+    absl::StatusOr<std::unique_ptr<ClientAuth>> auth =
+        ClientAuth::FromFile(tokens, false);
+    ASSERT_TRUE(auth.ok()) << auth.status();
+    MasterServerOptions options;
+    options.listen_address = "127.0.0.1:0";
+    options.worker_cache = &cache_;
+    options.cancel_grace = DefaultOptions().cancel_grace;
+    options.auth = *std::move(auth);
+    absl::StatusOr<std::unique_ptr<MasterServer>> server =
+        MasterServer::Create(cluster_, options);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+    ASSERT_TRUE(server_->Start().ok());
+    stub_ = tensorflow::MasterService::NewStub(
+        NewGrpcChannel(server_->bound_address()));
+  }
+
+  // A context carrying `token` (none when empty).
+  static void As(grpc::ClientContext* ctx, const std::string& token) {
+    if (!token.empty()) ctx->AddMetadata("authorization", "Bearer " + token);
+  }
+
+  grpc::Status Create(const std::string& token, std::string* handle) {
+    grpc::ClientContext ctx;
+    As(&ctx, token);
+    tensorflow::CreateSessionRequest req;
+    *req.mutable_graph_def() = PsWorkerGraph();
+    tensorflow::CreateSessionResponse resp;
+    grpc::Status s = stub_->CreateSession(&ctx, req, &resp);
+    *handle = resp.session_handle();
+    return s;
+  }
+
+  grpc::Status Run(const std::string& token, const std::string& handle) {
+    grpc::ClientContext ctx;
+    As(&ctx, token);
+    tensorflow::RunStepRequest req;
+    req.set_session_handle(handle);
+    auto* feed = req.add_feed();
+    feed->set_name("x:0");
+    test::AsTensor<float>({1, 2}).AsProtoTensorContent(feed->mutable_tensor());
+    req.add_fetch("x:0");
+    tensorflow::RunStepResponse resp;
+    return stub_->RunStep(&ctx, req, &resp);
+  }
+
+  grpc::Status Close(const std::string& token, const std::string& handle) {
+    grpc::ClientContext ctx;
+    As(&ctx, token);
+    tensorflow::CloseSessionRequest req;
+    req.set_session_handle(handle);
+    tensorflow::CloseSessionResponse resp;
+    return stub_->CloseSession(&ctx, req, &resp);
+  }
+
+  grpc::Status Reset(const std::string& token) {
+    grpc::ClientContext ctx;
+    As(&ctx, token);
+    tensorflow::ResetResponse resp;
+    return stub_->Reset(&ctx, tensorflow::ResetRequest(), &resp);
+  }
+};
+
+TEST_F(GrpcMasterServiceAuthTest, EveryCallNeedsAValidToken) {
+  std::string handle;
+  grpc::Status s = Create("", &handle);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_THAT(s.error_message(), HasSubstr("requires a token"));
+  s = Create("mallory", &handle);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_THAT(s.error_message(), ::testing::Not(HasSubstr("mallory")));
+  grpc::ClientContext ctx;
+  tensorflow::ListDevicesResponse devices;
+  EXPECT_EQ(stub_->ListDevices(&ctx, tensorflow::ListDevicesRequest(), &devices)
+                .error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Run("", "whatever").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(server_->master()->num_sessions(), 0);
+  ASSERT_TRUE(Create("alice", &handle).ok());
+  EXPECT_EQ(server_->master()->num_sessions(), 1);
+}
+
+TEST_F(GrpcMasterServiceAuthTest, RunClientsKeepToTheirOwnSessions) {
+  std::string alices;
+  ASSERT_TRUE(Create("alice", &alices).ok());
+  EXPECT_TRUE(Run("alice", alices).ok());
+  grpc::Status s = Run("bob", alices);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_THAT(s.error_message(), HasSubstr("belongs to another client"));
+  EXPECT_EQ(Close("bob", alices).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(server_->master()->num_sessions(), 1);
+  // The owner still uses it, and an admin may close it.
+  EXPECT_TRUE(Run("alice", alices).ok());
+  EXPECT_TRUE(Close("ops", alices).ok());
+  EXPECT_EQ(server_->master()->num_sessions(), 0);
+}
+
+TEST_F(GrpcMasterServiceAuthTest, ResetIsAnAdminsCall) {
+  std::string handle;
+  ASSERT_TRUE(Create("alice", &handle).ok());
+  grpc::Status s = Reset("alice");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_THAT(s.error_message(), HasSubstr("admin"));
+  EXPECT_EQ(server_->master()->num_sessions(), 1);
+  EXPECT_TRUE(Reset("ops").ok());
+  EXPECT_EQ(server_->master()->num_sessions(), 0);
 }
 
 }  // namespace

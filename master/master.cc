@@ -437,4 +437,9 @@ int Master::num_sessions() const {
   return static_cast<int>(sessions_.size());
 }
 
+bool Master::HasSession(const std::string& handle) const {
+  absl::MutexLock l(&mu_);
+  return sessions_.count(handle) != 0;
+}
+
 }  // namespace tributary

@@ -111,6 +111,7 @@ class Master {
   int CollectIdleSessions(absl::Time now);
 
   int num_sessions() const;
+  bool HasSession(const std::string& handle) const;
   const MasterEnv& env() const { return env_; }
 
  private:

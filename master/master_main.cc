@@ -2,8 +2,8 @@
 // /tensorflow.MasterService/* on --listen for the cluster in --cluster (or
 // TF_CONFIG), reaching the cluster's workers over gRPC.
 //
-// Exit status: 0 after a graceful stop (SIGTERM / SIGINT), 2 for bad flags
-// or a bad cluster spec, 1 when the address cannot be served.
+// Exit status: 0 after a graceful stop (SIGTERM / SIGINT), 2 for bad flags,
+// bad TLS files or a bad cluster spec, 1 when the address cannot be served.
 
 #include <iostream>
 #include <memory>
@@ -16,6 +16,7 @@
 #include "common/daemon/daemon_cluster.h"
 #include "common/daemon/daemon_main.h"
 #include "common/daemon/daemon_process.h"
+#include "common/daemon/daemon_tls.h"
 #include "master/master_server.h"
 #include "spdlog/spdlog.h"
 
@@ -29,7 +30,9 @@ struct MasterFlags {
   int64_t control_timeout_ms = 30000;
   int64_t idle_session_timeout_s = 3600;
   double grace_period_s = 10;
-  // --listen, --max-message-size.
+  TlsFiles tls;
+  std::string auth_tokens_file;
+  // --listen, --max-message-size, --insecure-listen.
   MasterServerOptions server;
 };
 
@@ -88,6 +91,19 @@ int Run(int argc, char** argv) {
       ->type_name("SECONDS")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  AddTlsFlags(app, &flags.tls);
+  app.add_option("--insecure-listen", flags.server.insecure_listen_address,
+                 "With TLS on: also serve plaintext on this loopback address "
+                 "(127.0.0.1:PORT), for clients that cannot speak TLS such "
+                 "as TensorFlow's Python client, on this host only "
+                 "(docs/operations.md, \"Security\")")
+      ->type_name("ADDR");
+  app.add_option("--auth-tokens", flags.auth_tokens_file,
+                 "File of client tokens, one per line as \"SHA256-HEX ROLE "
+                 "[NAME]\" (ROLE: run or admin); clients must then send one "
+                 "(UNAUTHENTICATED otherwise; PERMISSION_DENIED beyond their "
+                 "role). Reloaded on SIGHUP")
+      ->type_name("FILE");
   if (std::optional<int> exit = ParseDaemonFlags(app, argc, argv)) {
     return *exit;
   }
@@ -95,6 +111,18 @@ int Run(int argc, char** argv) {
   absl::Status logging = InitDaemonLogging("master", flags.log_level);
   if (!logging.ok()) {
     std::cerr << "tributary-master: " << logging.message() << "\n";
+    return kExitUsage;
+  }
+  absl::StatusOr<std::shared_ptr<TransportSecurity>> security =
+      LoadDaemonSecurity(flags.tls);
+  if (!security.ok()) {
+    std::cerr << "tributary-master: " << security.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (!flags.server.insecure_listen_address.empty() && !(*security)->tls()) {
+    std::cerr << "tributary-master: --insecure-listen is for a master that "
+                 "serves TLS on --listen (give --tls-cert/--tls-key/--tls-ca)"
+              << "\n";
     return kExitUsage;
   }
   std::string source;
@@ -110,6 +138,23 @@ int Run(int argc, char** argv) {
   options.control_timeout = absl::Milliseconds(flags.control_timeout_ms);
   options.idle_session_timeout = absl::Seconds(flags.idle_session_timeout_s);
   options.grace_period = absl::Seconds(flags.grace_period_s);
+  options.security = *security;
+  if (!flags.auth_tokens_file.empty()) {
+    absl::StatusOr<std::unique_ptr<ClientAuth>> auth = ClientAuth::FromFile(
+        flags.auth_tokens_file,
+        /*plaintext_is_loopback=*/!options.insecure_listen_address.empty());
+    if (!auth.ok()) {
+      std::cerr << "tributary-master: " << auth.status().message() << "\n";
+      return kExitUsage;
+    }
+    options.auth = *std::move(auth);
+    spdlog::info("clients authenticate with tokens: {} known ({})",
+                 options.auth->num_tokens(), flags.auth_tokens_file);
+    if (!(*security)->tls()) {
+      spdlog::warn("--auth-tokens without TLS: tokens cross the network in "
+                   "plaintext");
+    }
+  }
   // Fails only for a cluster without tasks.
   absl::StatusOr<std::unique_ptr<MasterServer>> server =
       MasterServer::Create(loaded->cluster, options);
@@ -126,11 +171,28 @@ int Run(int argc, char** argv) {
     return kExitRuntime;
   }
   spdlog::info("cluster: {}", loaded->cluster.ToJson());
+  if (!options.insecure_listen_address.empty()) {
+    spdlog::warn("also serving plaintext, without TLS, on {} (this host "
+                 "only)",
+                 master.bound_insecure_address());
+  }
   spdlog::info("listening on {}", master.bound_address());
 
   return ServeUntilTerminated(
       options.grace_period,
-      [&](absl::Time deadline) { master.Stop(deadline); });
+      [&](absl::Time deadline) { master.Stop(deadline); },
+      [tls = ReloadOnHangup(*security), auth = options.auth] {
+        if (tls) tls();
+        if (auth == nullptr) return;
+        const absl::Status reloaded = auth->Reload();
+        if (reloaded.ok()) {
+          spdlog::info("SIGHUP: {} client token(s) loaded", auth->num_tokens());
+        } else {
+          spdlog::error("SIGHUP: client tokens NOT reloaded (the previous "
+                        "ones stay): {}",
+                        std::string(reloaded.message()));
+        }
+      });
 }
 
 }  // namespace

@@ -15,13 +15,28 @@ class MasterMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpec
     BINARY = os.path.join("master", "tributary-master")
     HELP = ["--cluster", "--listen", "--log-level", "--discovery-timeout",
             "--control-timeout", "--idle-session-timeout", "--max-message-size",
-            "--grace-period"]
+            "--grace-period", "--tls-cert", "--tls-key", "--tls-ca", "--insecure-listen",
+            "--auth-tokens"]
     JOB = "worker"  # the master serves no task; its spec names the workers
     TASK_FLAGS = []
 
     def test_listen_is_required(self):
         proc = self.run_daemon(["--cluster", self.spec({"worker": ["127.0.0.1:1"]})])
         self.assert_refused(proc, "--listen")
+
+    def test_insecure_listen_needs_tls_and_a_loopback_address(self):
+        args = self.serve_args(self.spec({"worker": ["127.0.0.1:1"]}))
+        proc = self.run_daemon(args + ["--insecure-listen", "127.0.0.1:0"])
+        self.assert_refused(proc, "--insecure-listen is for a master that serves TLS")
+
+    def test_bad_tokens_file_is_refused(self):
+        args = self.serve_args(self.spec({"worker": ["127.0.0.1:1"]}))
+        tokens = os.path.join(self.dir.name, "tokens")
+        with open(tokens, "w") as f:
+            f.write("the-token-itself run\n")
+        proc = self.run_daemon(args + ["--auth-tokens", tokens])
+        self.assert_refused(proc, "line 1", "SHA-256")
+        self.assertNotIn("the-token-itself", proc.stderr)
 
     def test_serves_then_stops_gracefully_on_sigterm(self):
         d = self.start_daemon(self.serve_args(self.spec({"worker": ["127.0.0.1:1"]})))

@@ -26,11 +26,17 @@ MasterServer::MasterServer(const ClusterSpec& cluster,
     : cluster_(cluster), options_(std::move(options)) {}
 
 void MasterServer::Init() {
-  serving_ = std::make_unique<ServerLifecycle>(options_.max_message_size);
+  const std::shared_ptr<TransportSecurity> security =
+      options_.security != nullptr ? options_.security
+                                   : TransportSecurity::Plaintext();
+  serving_ = std::make_unique<ServerLifecycle>(
+      options_.max_message_size,
+      security->ServerCredentials(PeerCertificates::kOptional));
   WorkerCacheInterface* workers = options_.worker_cache;
   if (workers == nullptr) {
     workers_ = NewGrpcWorkerCache(cluster_, options_.max_message_size,
-                                  cpu_allocator(), serving_->loop());
+                                  cpu_allocator(), serving_->loop(),
+                                  security->ChannelCredentials());
     workers = workers_.get();
   }
   MasterOptions master;
@@ -42,13 +48,15 @@ void MasterServer::Init() {
   master.idle_session_timeout = options_.idle_session_timeout;
   master_ = std::make_unique<Master>(master);
   pool_ = std::make_unique<BlockingCallPool>();
-  service_ = NewGrpcMasterService(master_.get(), pool_.get());
+  service_ = NewGrpcMasterService(master_.get(), pool_.get(), cpu_allocator(),
+                                  options_.auth.get());
 }
 
 MasterServer::~MasterServer() { Stop(absl::Now()); }
 
 absl::Status MasterServer::Start() {
-  return serving_->Start(options_.listen_address, {service_.get()});
+  return serving_->Start(options_.listen_address, {service_.get()},
+                         options_.insecure_listen_address);
 }
 
 void MasterServer::Stop() { Stop(absl::Now() + options_.grace_period); }

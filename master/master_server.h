@@ -28,7 +28,9 @@
 #include "common/distributed/worker_cache.h"
 #include "common/daemon/server_lifecycle.h"
 #include "common/rpc/rpc_service.h"
+#include "common/rpc/transport_security.h"
 #include "master/blocking_call_pool.h"
+#include "master/client_auth.h"
 #include "master/master.h"
 
 namespace tributary {
@@ -52,6 +54,14 @@ struct MasterServerOptions {
   absl::Duration cancel_grace = absl::Seconds(10);
   // What Stop() without a deadline gives running calls (--grace-period).
   absl::Duration grace_period = absl::Seconds(10);
+  // TLS for clients (a client certificate is optional) and mutual TLS to
+  // the workers (--tls-cert/--tls-key/--tls-ca); null: plaintext.
+  std::shared_ptr<TransportSecurity> security;
+  // A second, plaintext port on a loopback address, for clients that
+  // cannot speak TLS (--insecure-listen); empty: none.
+  std::string insecure_listen_address;
+  // Clients' tokens and roles (--auth-tokens); null: no authentication.
+  std::shared_ptr<ClientAuth> auth;
   // How the master reaches the workers instead of a gRPC cache over the
   // cluster spec: in-process or fake workers (tests, one-process
   // clusters). Not owned; must outlive the server.
@@ -85,6 +95,10 @@ class MasterServer {
 
   // After Start: the address actually bound ("127.0.0.1:40123").
   std::string bound_address() const { return serving_->bound_address(); }
+  // After Start with insecure_listen_address: its bound address.
+  std::string bound_insecure_address() const {
+    return serving_->bound_plaintext_address();
+  }
   const ClusterSpec& cluster() const { return cluster_; }
   const MasterServerOptions& options() const { return options_; }
   // The service logic, for in-process calls; null after Stop.

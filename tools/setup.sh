@@ -36,6 +36,8 @@ DEB_PACKAGES=(
   libleveldb-dev
   libisal-dev
   libre2-dev
+  libssl-dev
+  openssl
   python3-venv
 )
 

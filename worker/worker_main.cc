@@ -4,7 +4,7 @@
 // --cpu-devices CPU devices, and fetches tensors from its peers over gRPC.
 //
 // Exit status: 0 after a graceful stop (SIGTERM / SIGINT), 2 for bad flags,
-// a bad cluster spec or a task that is not in it, 1 when the devices cannot
+// bad TLS files, a bad cluster spec or a task that is not in it, 1 when the devices cannot
 // be created or the address cannot be served.
 
 #include <iostream>
@@ -18,6 +18,7 @@
 #include "common/daemon/daemon_cluster.h"
 #include "common/daemon/daemon_main.h"
 #include "common/daemon/daemon_process.h"
+#include "common/daemon/daemon_tls.h"
 #include "common/device/device.h"
 #include "common/framework/status.h"
 #include "kernels/math/matmul_backend.h"
@@ -31,6 +32,7 @@ struct WorkerFlags {
   std::string cluster_file;
   std::string log_level = "info";
   double grace_period_s = 10;
+  TlsFiles tls;
   // --job, --task, --listen, thread counts, devices, message size.
   WorkerServerOptions server;
 };
@@ -91,6 +93,7 @@ int Run(int argc, char** argv) {
                  "before they are cancelled")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  AddTlsFlags(app, &flags.tls);
   if (std::optional<int> exit = ParseDaemonFlags(app, argc, argv)) {
     return *exit;
   }
@@ -98,6 +101,12 @@ int Run(int argc, char** argv) {
   absl::Status logging = InitDaemonLogging("worker", flags.log_level);
   if (!logging.ok()) {
     std::cerr << "tributary-worker: " << logging.message() << "\n";
+    return kExitUsage;
+  }
+  absl::StatusOr<std::shared_ptr<TransportSecurity>> security =
+      LoadDaemonSecurity(flags.tls);
+  if (!security.ok()) {
+    std::cerr << "tributary-worker: " << security.status().message() << "\n";
     return kExitUsage;
   }
   // Which task this process is: the job and task from --job/--task, else
@@ -136,6 +145,7 @@ int Run(int argc, char** argv) {
     return kExitUsage;
   }
   options.grace_period = absl::Seconds(flags.grace_period_s);
+  options.security = *security;
 
   // The task is in the spec (checked above): only the devices can fail.
   absl::StatusOr<std::unique_ptr<WorkerServer>> server =
@@ -164,7 +174,8 @@ int Run(int argc, char** argv) {
 
   return ServeUntilTerminated(
       options.grace_period,
-      [&](absl::Time deadline) { worker.Stop(deadline); });
+      [&](absl::Time deadline) { worker.Stop(deadline); },
+      ReloadOnHangup(*security));
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ class WorkerMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpec
     BINARY = os.path.join("worker", "tributary-worker")
     HELP = ["--cluster", "--job", "--task", "--listen", "--log-level", "--inter-op-threads",
             "--intra-op-threads", "--cpu-devices", "--max-message-size", "--grace-period",
-            "TF_CONFIG"]
+            "--tls-cert", "--tls-key", "--tls-ca", "TF_CONFIG"]
     JOB = "ps"
     TASK_FLAGS = ["--job", "ps", "--task", "0"]
 

@@ -40,11 +40,19 @@ absl::Status WorkerServer::Init() {
   TRIB_RETURN_IF_ERROR(DeviceFactory::AddDevices(config, task_name_, &devices));
   TRIB_ASSIGN_OR_RETURN(device_mgr_, DeviceMgr::Create(std::move(devices)));
 
-  serving_ = std::make_unique<ServerLifecycle>(options_.max_message_size);
+  const std::shared_ptr<TransportSecurity> security =
+      options_.security != nullptr ? options_.security
+                                   : TransportSecurity::Plaintext();
+  serving_ = std::make_unique<ServerLifecycle>(
+      options_.max_message_size,
+      security->ServerCredentials(PeerCertificates::kRequired));
+  std::shared_ptr<grpc::ChannelCredentials> credentials =
+      security->ChannelCredentials();
   WorkerCacheInterface* peers = options_.worker_cache;
   if (peers == nullptr) {
     peers_ = NewGrpcWorkerCache(cluster_, options_.max_message_size,
-                                cpu_allocator(), serving_->loop());
+                                cpu_allocator(), serving_->loop(),
+                                credentials);
     peers = peers_.get();
   }
   pool_ = std::make_unique<InterOpThreadPool>(options_.inter_op_threads);
@@ -55,13 +63,14 @@ absl::Status WorkerServer::Init() {
   // The same view as ours (the usual case) shares our cache.
   env_.session_worker_cache_factory =
       [loop = serving_->loop(), max = options_.max_message_size,
-       ours = cluster_.ToJson()](const tensorflow::ClusterDef& cluster)
+       ours = cluster_.ToJson(),
+       credentials](const tensorflow::ClusterDef& cluster)
       -> absl::StatusOr<std::shared_ptr<WorkerCacheInterface>> {
     TRIB_ASSIGN_OR_RETURN(ClusterSpec spec,
                           ClusterSpec::FromClusterDef(cluster));
     if (spec.ToJson() == ours) return std::shared_ptr<WorkerCacheInterface>();
     return std::shared_ptr<WorkerCacheInterface>(
-        NewGrpcWorkerCache(spec, max, cpu_allocator(), loop));
+        NewGrpcWorkerCache(spec, max, cpu_allocator(), loop, credentials));
   };
   env_.compute_pool = pool_.get();
   worker_ = std::make_unique<Worker>(&env_);

@@ -32,6 +32,7 @@
 #include "common/distributed/worker_cache.h"
 #include "common/daemon/server_lifecycle.h"
 #include "common/rpc/rpc_service.h"
+#include "common/rpc/transport_security.h"
 #include "common/runtime/executor/inter_op_thread_pool.h"
 #include "worker/worker.h"
 #include "worker/worker_env.h"
@@ -58,6 +59,9 @@ struct WorkerServerOptions {
   int64_t max_message_size = -1;
   // What Stop() without a deadline gives running steps (--grace-period).
   absl::Duration grace_period = absl::Seconds(10);
+  // Mutual TLS for WorkerService, served and called
+  // (--tls-cert/--tls-key/--tls-ca); null: plaintext.
+  std::shared_ptr<TransportSecurity> security;
   // How the worker reaches its peers instead of a gRPC cache over the
   // cluster spec: for clusters whose addresses are known only once every
   // server bound (tests) or that live in one process. Not owned; must

@@ -18,8 +18,9 @@ std::optional<int> ParseDaemonFlags(CLI::App& app, int argc, char** argv) {
 }
 
 int ServeUntilTerminated(absl::Duration grace,
-                         absl::FunctionRef<void(absl::Time deadline)> stop) {
-  const int sig = WaitForTerminationSignal();
+                         absl::FunctionRef<void(absl::Time deadline)> stop,
+                         const std::function<void()>& reload) {
+  const int sig = WaitForTerminationSignal(reload);
   const absl::Time deadline = absl::Now() + grace;
   spdlog::info("signal {}: stopping (grace period {})", sig,
                absl::FormatDuration(grace));

@@ -7,6 +7,7 @@
 // stop within the grace period, log "stopped", exit 0). The mains keep
 // their flags, messages and server; this keeps them the same for both.
 
+#include <functional>
 #include <optional>
 
 #include "CLI/CLI.hpp"
@@ -28,8 +29,10 @@ std::optional<int> ParseDaemonFlags(CLI::App& app, int argc, char** argv);
 // Blocks until SIGTERM or SIGINT (PrepareDaemonProcess must have run),
 // logs "signal N: stopping (grace period G)", calls stop(now + grace) and
 // logs "stopped". Returns the daemon's exit status, 0.
+// SIGHUP before that runs `reload` (null: ignored, logged).
 int ServeUntilTerminated(absl::Duration grace,
-                         absl::FunctionRef<void(absl::Time deadline)> stop);
+                         absl::FunctionRef<void(absl::Time deadline)> stop,
+                         const std::function<void()>& reload = nullptr);
 
 }  // namespace tributary
 

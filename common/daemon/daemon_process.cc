@@ -22,6 +22,9 @@ sigset_t TerminationSignals() {
   sigemptyset(&set);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
+  // Taken synchronously too, as "reload" (its default action would end
+  // the process).
+  sigaddset(&set, SIGHUP);
   return set;
 }
 
@@ -37,12 +40,18 @@ void PrepareDaemonProcess() {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
 }
 
-int WaitForTerminationSignal() {
+int WaitForTerminationSignal(const std::function<void()>& on_hangup) {
   sigset_t set = TerminationSignals();
-  int sig = 0;
-  while (sigwait(&set, &sig) != 0) {
+  while (true) {
+    int sig = 0;
+    if (sigwait(&set, &sig) != 0) continue;
+    if (sig != SIGHUP) return sig;
+    if (on_hangup) {
+      on_hangup();
+    } else {
+      spdlog::info("SIGHUP: nothing to reload");
+    }
   }
-  return sig;
 }
 
 void RequestTermination() {

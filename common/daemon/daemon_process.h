@@ -13,7 +13,7 @@
 //     return 0;
 //   }
 //
-// Signals: SIGTERM and SIGINT are blocked in every thread (threads inherit
+// Signals: SIGTERM, SIGINT and SIGHUP are blocked in every thread (threads inherit
 // the mask from the thread that creates them, hence "first") and taken
 // synchronously by WaitForTerminationSignal, so the stop sequence runs as
 // ordinary code instead of inside a signal handler. SIGPIPE is ignored (a
@@ -25,6 +25,7 @@
 // mutex deadlock detection (on in Debian's build) is switched off: it costs
 // a graph update per lock acquisition on the step path.
 
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -37,8 +38,9 @@ namespace tributary {
 void PrepareDaemonProcess();
 
 // Blocks until SIGTERM or SIGINT arrives (or RequestTermination() is
-// called) and returns the signal number.
-int WaitForTerminationSignal();
+// called) and returns the signal number. Each SIGHUP meanwhile runs
+// `on_hangup` on this thread (reload; null: logged and ignored).
+int WaitForTerminationSignal(const std::function<void()>& on_hangup = nullptr);
 
 // Sends this process SIGTERM, waking WaitForTerminationSignal (a daemon
 // stopping itself).

@@ -32,7 +32,10 @@ namespace tributary {
 
 class ServerLifecycle {
  public:
-  explicit ServerLifecycle(int64_t max_message_size);
+  // `credentials`: the listening port's (null: plaintext).
+  explicit ServerLifecycle(
+      int64_t max_message_size,
+      std::shared_ptr<grpc::ServerCredentials> credentials = nullptr);
 
   // The network thread: the server's and the process's own calls to other
   // tasks (common/rpc/rpc_loop.h). Valid from construction on.
@@ -41,10 +44,15 @@ class ServerLifecycle {
   // Serves `services` (not owned; they must outlive Stop) on `listen`.
   // GrpcServer's error when it cannot be bound; FailedPrecondition when
   // started or stopped before.
+  // `plaintext_loopback` (may be empty): a second, plaintext port on a
+  // loopback address (GrpcServer::AddPlaintextLoopbackPort).
   absl::Status Start(const std::string& listen,
-                     const std::vector<const RpcService*>& services);
+                     const std::vector<const RpcService*>& services,
+                     const std::string& plaintext_loopback = "");
   // After Start: the address actually bound; empty before.
   std::string bound_address() const;
+  // After Start with a plaintext loopback port: its bound address.
+  std::string bound_plaintext_address() const;
 
   // The first call shuts gRPC down until `deadline` while `drain` runs,
   // then destroys the GrpcServer, and returns true; later calls return
@@ -58,6 +66,7 @@ class ServerLifecycle {
   bool started_ ABSL_GUARDED_BY(mu_) = false;
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;
   std::string bound_address_ ABSL_GUARDED_BY(mu_);
+  std::string bound_plaintext_address_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace tributary

@@ -46,9 +46,13 @@ grpc::ChannelArguments GrpcChannelArguments(int64_t max_message_bytes) {
   return args;
 }
 
-std::shared_ptr<grpc::Channel> NewGrpcChannel(const std::string& address,
-                                              int64_t max_message_bytes) {
-  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
+std::shared_ptr<grpc::Channel> NewGrpcChannel(
+    const std::string& address, int64_t max_message_bytes,
+    std::shared_ptr<grpc::ChannelCredentials> credentials) {
+  if (credentials == nullptr) {
+    credentials = grpc::InsecureChannelCredentials();
+  }
+  return grpc::CreateCustomChannel(address, credentials,
                                    GrpcChannelArguments(max_message_bytes));
 }
 

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "grpcpp/channel.h"
+#include "grpcpp/security/credentials.h"
 #include "grpcpp/server_builder.h"
 #include "grpcpp/support/channel_arguments.h"
 
@@ -30,10 +31,12 @@ inline constexpr int kGrpcKeepaliveTimeoutMs = 10000;
 // above INT32_MAX means unlimited.
 grpc::ChannelArguments GrpcChannelArguments(int64_t max_message_bytes = -1);
 
-// An insecure channel to "host:port" with the settings above. Connecting is
-// lazy: the first call (or a wait_for_ready call) connects.
-std::shared_ptr<grpc::Channel> NewGrpcChannel(const std::string& address,
-                                              int64_t max_message_bytes = -1);
+// A channel to "host:port" with the settings above, secured by
+// `credentials` (TransportSecurity::ChannelCredentials(); null: plaintext).
+// Connecting is lazy: the first call (or a wait_for_ready call) connects.
+std::shared_ptr<grpc::Channel> NewGrpcChannel(
+    const std::string& address, int64_t max_message_bytes = -1,
+    std::shared_ptr<grpc::ChannelCredentials> credentials = nullptr);
 
 // Applies the same message size limits and keepalive policy to a server
 // (the server accepts the clients' keepalive pings without calls), and

@@ -8,10 +8,13 @@
 #include <cstring>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/framework/status.h"
 #include "common/rpc/grpc_channel.h"
+#include "grpc/grpc_security_constants.h"
+#include "grpcpp/security/auth_context.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
 #include "grpcpp/server_context.h"
@@ -68,6 +71,43 @@ std::string WhyBindFails(const std::string& address) {
   return why;
 }
 
+// Who the call is from: transport security from the auth context, the
+// bearer token from the metadata.
+RpcCaller CallerOf(const grpc::GenericServerContext& context) {
+  RpcCaller caller;
+  caller.address = context.peer();
+  const std::shared_ptr<const grpc::AuthContext> auth = context.auth_context();
+  if (auth != nullptr) {
+    for (const grpc::string_ref& type :
+         auth->FindPropertyValues(GRPC_TRANSPORT_SECURITY_TYPE_PROPERTY_NAME)) {
+      // "ssl" from SslServerCredentials, "tls" from TlsServerCredentials.
+      if (type == GRPC_SSL_TRANSPORT_SECURITY_TYPE ||
+          type == GRPC_TLS_TRANSPORT_SECURITY_TYPE) {
+        caller.tls = true;
+      }
+    }
+    for (const grpc::string_ref& subject :
+         auth->FindPropertyValues(GRPC_X509_SUBJECT_PROPERTY_NAME)) {
+      caller.certificate_subject.assign(subject.data(), subject.size());
+    }
+  }
+  const auto& metadata = context.client_metadata();
+  auto it = metadata.find("authorization");
+  if (it != metadata.end()) {
+    constexpr absl::string_view kBearer = "Bearer ";
+    absl::string_view value(it->second.data(), it->second.size());
+    if (absl::StartsWith(value, kBearer)) {
+      caller.bearer_token = std::string(value.substr(kBearer.size()));
+    }
+  }
+  return caller;
+}
+
+bool IsLoopbackHost(const std::string& host) {
+  return host == "localhost" || host == "::1" ||
+         absl::StartsWith(host, "127.");
+}
+
 }  // namespace
 
 // One served call: request -> read -> handler -> Finish -> done. gRPC hands
@@ -90,6 +130,7 @@ class GrpcServer::Call final : public RpcServerCall {
   }
 
   const grpc::ByteBuffer& request() const override { return request_; }
+  const RpcCaller& caller() const override { return caller_; }
   CallOptions* opts() override { return &opts_; }
 
   void Finish(const grpc::Status& status, grpc::ByteBuffer response) override {
@@ -122,6 +163,7 @@ class GrpcServer::Call final : public RpcServerCall {
       return;
     }
     server_->RequestNextCall();
+    caller_ = CallerOf(context_);
     const auto deadline = context_.deadline();
     if (deadline != std::chrono::system_clock::time_point::max()) {
       opts_.SetDeadline(absl::FromChrono(deadline));
@@ -164,6 +206,7 @@ class GrpcServer::Call final : public RpcServerCall {
   grpc::GenericServerAsyncReaderWriter stream_{&context_};
   grpc::ByteBuffer request_;
   grpc::ByteBuffer response_;
+  RpcCaller caller_;
   CallOptions opts_;
   int pending_ = 2;  // Finished + done; only touched on the loop thread.
   Step requested_{this, &Call::OnRequested};
@@ -172,7 +215,10 @@ class GrpcServer::Call final : public RpcServerCall {
   Step done_{this, &Call::OnDone};
 };
 
-GrpcServer::GrpcServer(int64_t max_message_bytes) {
+GrpcServer::GrpcServer(int64_t max_message_bytes,
+                       std::shared_ptr<grpc::ServerCredentials> credentials)
+    : credentials_(credentials != nullptr ? std::move(credentials)
+                                          : grpc::InsecureServerCredentials()) {
   ConfigureServerBuilder(&builder_, max_message_bytes);
   builder_.RegisterAsyncGenericService(&generic_);
   loop_ = std::make_shared<RpcLoop>(builder_.AddCompletionQueue());
@@ -200,16 +246,28 @@ absl::Status GrpcServer::Start(const std::string& listen_address,
                                       " is already started");
   }
   services_ = services;
-  builder_.AddListeningPort(listen_address, grpc::InsecureServerCredentials(),
-                            &port_);
+  builder_.AddListeningPort(listen_address, credentials_, &port_);
+  if (!plaintext_request_.empty()) {
+    builder_.AddListeningPort(plaintext_request_,
+                              grpc::InsecureServerCredentials(),
+                              &plaintext_port_);
+  }
   server_ = builder_.BuildAndStart();
-  if (server_ == nullptr || port_ == 0) {
+  if (server_ == nullptr || port_ == 0 ||
+      (!plaintext_request_.empty() && plaintext_port_ == 0)) {
     if (server_ != nullptr) {
       server_->Shutdown();
       shut_down_ = true;
     }
-    return errors::Unavailable("Cannot listen on ", listen_address, ": ",
-                               WhyBindFails(listen_address));
+    const std::string failed =
+        port_ == 0 ? listen_address : plaintext_request_;
+    return errors::Unavailable("Cannot listen on ", failed, ": ",
+                               WhyBindFails(failed));
+  }
+  if (!plaintext_request_.empty()) {
+    plaintext_address_ =
+        plaintext_request_.substr(0, plaintext_request_.rfind(':') + 1) +
+        std::to_string(plaintext_port_);
   }
   address_ = listen_address.substr(0, listen_address.rfind(':') + 1) +
              std::to_string(port_);
@@ -217,6 +275,26 @@ absl::Status GrpcServer::Start(const std::string& listen_address,
   // A few requests outstanding, so a burst of calls does not wait for the
   // loop to ask for each one.
   for (int i = 0; i < 4; ++i) RequestNextCall();
+  return absl::OkStatus();
+}
+
+absl::Status GrpcServer::AddPlaintextLoopbackPort(
+    const std::string& loopback_address) {
+  std::string host, port;
+  if (!SplitHostPort(loopback_address, &host, &port)) {
+    return errors::InvalidArgument("Cannot listen on '", loopback_address,
+                                   "': want host:port");
+  }
+  if (!IsLoopbackHost(host)) {
+    return errors::InvalidArgument(
+        "A plaintext port serves this host only: '", loopback_address,
+        "' is not a loopback address (127.0.0.1, ::1 or localhost)");
+  }
+  if (server_ != nullptr) {
+    return errors::FailedPrecondition("The server on ", address_,
+                                      " is already started");
+  }
+  plaintext_request_ = loopback_address;
   return absl::OkStatus();
 }
 

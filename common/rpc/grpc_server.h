@@ -1,7 +1,8 @@
 #ifndef TRIBUTARY_COMMON_RPC_GRPC_SERVER_H_
 #define TRIBUTARY_COMMON_RPC_GRPC_SERVER_H_
 
-// A gRPC server (insecure, ConfigureServerBuilder's settings) serving
+// A gRPC server (ConfigureServerBuilder's settings; TLS or plaintext as its
+// credentials say, common/rpc/transport_security.h) serving
 // RpcServices (common/rpc/rpc_service.h) on one network thread, its RpcLoop,
 // which the process's own calls to other tasks share (pass loop() to
 // NewGrpcWorkerCache): see rpc_loop.h for why one thread.
@@ -27,7 +28,10 @@ namespace tributary {
 
 class GrpcServer {
  public:
-  explicit GrpcServer(int64_t max_message_bytes = -1);
+  // `credentials`: those of the listening port (null: plaintext).
+  explicit GrpcServer(
+      int64_t max_message_bytes = -1,
+      std::shared_ptr<grpc::ServerCredentials> credentials = nullptr);
   // Shuts the server down (cancelling calls in flight) if that was not done,
   // then drains the network thread (bounded).
   ~GrpcServer();
@@ -45,6 +49,16 @@ class GrpcServer {
   // InvalidArgument when it has no port or there is no service. Once.
   absl::Status Start(const std::string& listen_address,
                      const std::vector<const RpcService*>& services);
+
+  // Before Start: also serve, in plaintext, on `loopback_address`
+  // ("127.0.0.1:PORT", "[::1]:PORT", "localhost:PORT"), for clients that
+  // cannot speak TLS (TensorFlow's Python client) on this host only.
+  // InvalidArgument for an address that is not a loopback one. Calls that
+  // came this way have RpcServerCall::peer().secure false.
+  absl::Status AddPlaintextLoopbackPort(const std::string& loopback_address);
+  // After Start: the plaintext port's address with its bound port; empty
+  // without one.
+  const std::string& plaintext_address() const { return plaintext_address_; }
 
   // The port actually bound, and `listen_address` with it
   // ("127.0.0.1:40123").
@@ -71,6 +85,10 @@ class GrpcServer {
   bool shut_down_ = false;
   int port_ = 0;
   std::string address_;
+  std::shared_ptr<grpc::ServerCredentials> credentials_;
+  std::string plaintext_request_;
+  int plaintext_port_ = 0;
+  std::string plaintext_address_;
 };
 
 struct GrpcServerHandle {

@@ -19,11 +19,13 @@ namespace {
 class GrpcWorkerCache : public WorkerCacheInterface {
  public:
   GrpcWorkerCache(const ClusterSpec& cluster, int64_t max_message_bytes,
-                  Allocator* allocator, std::shared_ptr<RpcLoop> loop)
+                  Allocator* allocator, std::shared_ptr<RpcLoop> loop,
+                  std::shared_ptr<grpc::ChannelCredentials> credentials)
       : cluster_(cluster),
         max_message_bytes_(max_message_bytes),
         allocator_(allocator),
-        loop_(std::move(loop)) {}
+        loop_(std::move(loop)),
+        credentials_(std::move(credentials)) {}
 
   std::vector<std::string> ListWorkers() const override {
     return cluster_.TaskNames();
@@ -50,7 +52,9 @@ class GrpcWorkerCache : public WorkerCacheInterface {
     // One channel (one HTTP/2 connection) per address, shared by every
     // task name that maps to it.
     std::shared_ptr<grpc::Channel>& channel = channels_[*address];
-    if (channel == nullptr) channel = NewGrpcChannel(*address, max_message_bytes_);
+    if (channel == nullptr) {
+      channel = NewGrpcChannel(*address, max_message_bytes_, credentials_);
+    }
     std::shared_ptr<WorkerInterface> worker =
         NewGrpcRemoteWorker(channel, task, *address, allocator_, loop_);
     workers_[task] = worker;
@@ -62,6 +66,7 @@ class GrpcWorkerCache : public WorkerCacheInterface {
   const int64_t max_message_bytes_;
   Allocator* const allocator_;
   const std::shared_ptr<RpcLoop> loop_;
+  const std::shared_ptr<grpc::ChannelCredentials> credentials_;
   absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<grpc::Channel>> channels_
       ABSL_GUARDED_BY(mu_);
@@ -73,9 +78,11 @@ class GrpcWorkerCache : public WorkerCacheInterface {
 
 std::unique_ptr<WorkerCacheInterface> NewGrpcWorkerCache(
     const ClusterSpec& cluster, int64_t max_message_bytes,
-    Allocator* allocator, std::shared_ptr<RpcLoop> loop) {
+    Allocator* allocator, std::shared_ptr<RpcLoop> loop,
+    std::shared_ptr<grpc::ChannelCredentials> credentials) {
   return std::make_unique<GrpcWorkerCache>(cluster, max_message_bytes,
-                                           allocator, std::move(loop));
+                                           allocator, std::move(loop),
+                                           std::move(credentials));
 }
 
 }  // namespace tributary

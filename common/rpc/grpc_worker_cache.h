@@ -14,6 +14,7 @@
 #include "common/distributed/worker_cache.h"
 #include "common/framework/allocator.h"
 #include "common/rpc/rpc_loop.h"
+#include "grpcpp/security/credentials.h"
 
 namespace tributary {
 
@@ -21,10 +22,13 @@ namespace tributary {
 // allocated; a reusing allocator avoids faulting in fresh pages per
 // transfer. `loop`: the network thread the calls run on (a daemon passes
 // its GrpcServer's loop; nullptr: RpcLoop::SharedClientLoop()).
+// `credentials`: how the channels are secured
+// (TransportSecurity::ChannelCredentials(); nullptr: plaintext).
 std::unique_ptr<WorkerCacheInterface> NewGrpcWorkerCache(
     const ClusterSpec& cluster, int64_t max_message_bytes = -1,
     Allocator* allocator = cpu_allocator(),
-    std::shared_ptr<RpcLoop> loop = nullptr);
+    std::shared_ptr<RpcLoop> loop = nullptr,
+    std::shared_ptr<grpc::ChannelCredentials> credentials = nullptr);
 
 }  // namespace tributary
 

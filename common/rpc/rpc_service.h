@@ -26,10 +26,26 @@
 
 namespace tributary {
 
+// Who made a call, as its connection and metadata say (for authentication,
+// master/client_auth.h, and for logs).
+struct RpcCaller {
+  // gRPC's peer string, "ipv4:10.0.0.2:51234".
+  std::string address;
+  // Whether the call came over TLS (false: a plaintext port).
+  bool tls = false;
+  // The subject of the client certificate the handshake verified; empty
+  // without one.
+  std::string certificate_subject;
+  // The token of an "authorization: Bearer TOKEN" metadata entry; empty
+  // without one. Never logged.
+  std::string bearer_token;
+};
+
 // One call being served.
 class RpcServerCall {
  public:
   virtual ~RpcServerCall() = default;
+  virtual const RpcCaller& caller() const = 0;
   // The request message's bytes.
   virtual const grpc::ByteBuffer& request() const = 0;
   // The client's deadline; StartCancel()ed when the call is cancelled

@@ -147,6 +147,29 @@ class DaemonMainChecks:
         args = self.serve_args(self.spec({self.JOB: ["127.0.0.1:1"]}))
         self.assert_refused(self.run_daemon(args + ["--log-level", "loud"]), "loud")
 
+    def test_bad_tls_files_are_refused(self):
+        args = self.serve_args(self.spec({self.JOB: ["127.0.0.1:1"]}))
+        missing = os.path.join(self.dir.name, "nope.crt")
+        proc = self.run_daemon(args + ["--tls-cert", missing, "--tls-key", missing,
+                                       "--tls-ca", missing])
+        self.assert_refused(proc, "nope.crt: cannot be read")
+        proc = self.run_daemon(args + ["--tls-cert", missing])
+        self.assert_refused(proc, "all of --tls-cert, --tls-key and --tls-ca")
+        garbage = os.path.join(self.dir.name, "garbage.pem")
+        with open(garbage, "w") as f:
+            f.write("not a certificate\n")
+        proc = self.run_daemon(args + ["--tls-cert", garbage, "--tls-key", garbage,
+                                       "--tls-ca", garbage])
+        self.assert_refused(proc, "garbage.pem: not a PEM file")
+
+    def test_sighup_without_tls_is_harmless(self):
+        d = self.start_daemon(self.serve_args(self.spec({self.JOB: ["127.0.0.1:1"]})))
+        d.proc.send_signal(signal.SIGHUP)
+        rc, log = d.stop(signal.SIGTERM)
+        self.assertEqual(rc, 0, log)
+        self.assertIn("SIGHUP: nothing to reload", log)
+        self.assertIn("serving in plaintext", log)
+
     def test_port_in_use_is_an_error(self):
         path = self.spec({self.JOB: ["127.0.0.1:1"]})
         d = self.start_daemon(self.serve_args(path))

@@ -31,6 +31,7 @@
 #include "nlohmann/json.hpp"
 #include "protos/config.pb.h"
 #include "protos/graph.pb.h"
+#include "tools/cli/client_credentials.h"
 #include "tools/client/graph_builder.h"
 #include "tools/client/session.h"
 
@@ -282,6 +283,8 @@ int Main(int argc, char** argv) {
   app.add_option("--aa-mib", aa_mib, "Size of the assign_add vector");
   app.add_option("--latency-steps", latency_steps, "Measured trivial steps");
   app.add_option("--tests", tests, "Which measurements to run");
+  ClientCredentialFlags credentials;
+  AddClientCredentialFlags(&app, &credentials);
   CLI11_PARSE(app, argc, argv);
 
   Pids pids = {{"client", static_cast<int>(getpid())}};
@@ -301,7 +304,11 @@ int Main(int argc, char** argv) {
   }
   tensorflow::ConfigProto config;
   config.set_operation_timeout_in_ms(300000);
-  absl::StatusOr<std::unique_ptr<Session>> session = NewSession(target, config);
+  absl::StatusOr<ClientCredentials> resolved =
+      ResolveClientCredentials(credentials, target);
+  Check(resolved.status(), "the TLS/token flags");
+  absl::StatusOr<std::unique_ptr<Session>> session =
+      NewSession(target, config, *std::move(resolved));
   Check(session.status(), "NewSession(" + target + ")");
   Session& s = **session;
   Check(s.Create(g.def), "Create");

@@ -88,6 +88,7 @@ void AddRun(CLI::App& app, CliInvocation* inv) {
       "(local and grpc:// targets; merged over --config-file)");
   run->add_option("--config-file", o.config_file,
                   "File holding the session ConfigProto in text format");
+  AddClientCredentialFlags(run, &o.credentials);
   run->callback([inv] { inv->command = CliCommand::kRun; });
 }
 
@@ -102,6 +103,7 @@ void AddDevices(CLI::App& app, CliInvocation* inv) {
                    "Session target: grpc://host:port, or \"local\"")
       ->required();
   devices->add_flag("--json", inv->devices.json, "Print the list as JSON");
+  AddClientCredentialFlags(devices, &inv->devices.credentials);
   devices->callback([inv] { inv->command = CliCommand::kDevices; });
 }
 
@@ -161,6 +163,20 @@ void AddCluster(CLI::App& app, CliInvocation* inv) {
       "--master-flag", up.master_flags,
       "Extra flag for the master, e.g. --master-flag=--log-level=debug "
       "(repeatable)");
+  up_cmd
+      ->add_option("--tls", up.tls_mode,
+                   "auto: mutual TLS everywhere with a throwaway CA and "
+                   "certificates made in LOG_DIR/tls (the other tributary "
+                   "commands find them for this cluster's target); off: "
+                   "plaintext unless --tls-cert/--tls-key/--tls-ca are given")
+      ->capture_default_str();
+  up_cmd->add_option("--tls-cert", up.tls_files.cert_file,
+                     "PEM certificate every daemon uses (it must allow both "
+                     "server and client use)");
+  up_cmd->add_option("--tls-key", up.tls_files.key_file,
+                     "PEM private key of --tls-cert");
+  up_cmd->add_option("--tls-ca", up.tls_files.ca_file,
+                     "PEM CA certificate --tls-cert chains to");
   up_cmd->callback([inv] { inv->command = CliCommand::kClusterUp; });
 
   ClusterDownOptions& down = inv->cluster_down;

@@ -22,7 +22,9 @@ std::unique_ptr<grpc::ClientContext> ProbeContext(absl::Time deadline) {
 
 }  // namespace
 
-std::shared_ptr<grpc::Channel> NewProbeChannel(const std::string& address) {
+std::shared_ptr<grpc::Channel> NewProbeChannel(
+    const std::string& address,
+    std::shared_ptr<grpc::ChannelCredentials> credentials) {
   // The arguments of the daemons' own channels, which already reconnect
   // quickly (100 ms .. 1 s) and lift the message size limits.
   grpc::ChannelArguments args = GrpcChannelArguments();
@@ -30,8 +32,10 @@ std::shared_ptr<grpc::Channel> NewProbeChannel(const std::string& address) {
   // at once, not after a backoff left over in a subchannel another channel
   // to the same address shares (a test that killed and restarted a task).
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
-                                   args);
+  if (credentials == nullptr) {
+    credentials = grpc::InsecureChannelCredentials();
+  }
+  return grpc::CreateCustomChannel(address, credentials, args);
 }
 
 absl::StatusOr<tensorflow::GetStatusResponse> ProbeWorker(

@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "grpcpp/channel.h"
+#include "grpcpp/security/credentials.h"
 #include "protos/master.pb.h"
 #include "protos/worker.pb.h"
 
@@ -24,7 +25,10 @@ namespace tributary {
 
 // A channel for probing `address` (fast reconnects, no size limits, its own
 // subchannels); also what tests talk to their daemons through.
-std::shared_ptr<grpc::Channel> NewProbeChannel(const std::string& address);
+// `credentials`: TLS for a cluster that serves it (null: plaintext).
+std::shared_ptr<grpc::Channel> NewProbeChannel(
+    const std::string& address,
+    std::shared_ptr<grpc::ChannelCredentials> credentials = nullptr);
 
 absl::StatusOr<tensorflow::GetStatusResponse> ProbeWorker(
     const std::shared_ptr<grpc::Channel>& channel, absl::Time deadline);

@@ -89,11 +89,16 @@ absl::Status WriteClusterState(const std::string& path,
                         {"binary", c.binary},
                         {"log", c.log}});
   }
-  const json doc = {{"pid", state.pid},
-                    {"cluster_file", state.cluster_file},
-                    {"master_target", state.master_target},
-                    {"log_dir", state.log_dir},
-                    {"children", children}};
+  json doc = {{"pid", state.pid},
+              {"cluster_file", state.cluster_file},
+              {"master_target", state.master_target},
+              {"log_dir", state.log_dir},
+              {"children", children}};
+  if (!state.tls_ca.empty()) {
+    doc["tls_ca"] = state.tls_ca;
+    doc["tls_cert"] = state.tls_cert;
+    doc["tls_key"] = state.tls_key;
+  }
   const std::string tmp = absl::StrCat(path, ".tmp.", getpid());
   {
     std::ofstream out(tmp, std::ios::trunc);
@@ -132,6 +137,9 @@ absl::StatusOr<ClusterState> ReadClusterState(const std::string& path) {
   state.cluster_file = string_field(doc, "cluster_file");
   state.master_target = string_field(doc, "master_target");
   state.log_dir = string_field(doc, "log_dir");
+  state.tls_ca = string_field(doc, "tls_ca");
+  state.tls_cert = string_field(doc, "tls_cert");
+  state.tls_key = string_field(doc, "tls_key");
   if (doc.contains("children")) {
     if (!doc["children"].is_array()) return bad("\"children\" is not a list");
     for (const json& c : doc["children"]) {

@@ -8,7 +8,8 @@
 //    "children": [{"name": "/job:ps/replica:0/task:0", "pid": 1235,
 //                  "binary": "/abs/tributary-worker", "log":
 //                  "/tmp/.../ps-0.log"},
-//                 ...]}
+//                 ...],
+//    "tls_ca": "/tmp/.../tls/ca.crt", "tls_cert": ..., "tls_key": ...}
 // The state directory is --state-dir, else $TRIBUTARY_STATE_DIR, else
 // $XDG_RUNTIME_DIR/tributary, else /tmp/tributary-<uid>.
 #ifndef TRIBUTARY_TOOLS_CLI_CLUSTER_STATE_H_
@@ -34,6 +35,10 @@ struct ClusterState {
   std::string master_target;  // Empty until the master is up.
   std::string log_dir;
   std::vector<Child> children;
+  // A client's TLS files for this cluster (cluster_tls.h); empty: plaintext.
+  std::string tls_ca;
+  std::string tls_cert;
+  std::string tls_key;
 };
 
 // `flag` if given, else the environment's choice (see above).

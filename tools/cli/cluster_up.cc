@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -23,6 +25,7 @@
 #include "tools/cli/child_process.h"
 #include "tools/cli/cluster_probe.h"
 #include "tools/cli/cluster_state.h"
+#include "tools/cli/cluster_tls.h"
 #include "tools/cli/daemon_readiness.h"
 #include "tools/cli/process_info.h"
 #include "tools/cli/termination_signals.h"
@@ -217,6 +220,45 @@ class ClusterUp {
     }
     log_dir_ = *log_dir;
     err_ << "tributary cluster: logs in " << log_dir_ << std::endl;
+    return PrepareTls();
+  }
+
+  // The daemons' TLS files and the credentials of our own probes.
+  int PrepareTls() {
+    if (options_.tls_mode == "auto") {
+      if (options_.tls_files.any()) {
+        err_ << "tributary cluster up: --tls auto makes its own PKI; give "
+                "either it or --tls-cert/--tls-key/--tls-ca\n";
+        return kExitBadInput;
+      }
+      const std::string master_host = options_.master_address.substr(
+          0, options_.master_address.rfind(':'));
+      absl::StatusOr<ClusterTls> tls = MakeThrowawayClusterPki(
+          spec_, master_host, absl::StrCat(log_dir_, "/tls"));
+      if (!tls.ok()) {
+        err_ << "tributary cluster up: " << tls.status().message() << "\n";
+        return kExitFailed;
+      }
+      tls_ = *std::move(tls);
+      err_ << "tributary cluster: mutual TLS with a throwaway CA in "
+           << log_dir_ << "/tls" << std::endl;
+    } else if (options_.tls_mode != "off") {
+      err_ << "tributary cluster up: --tls is auto or off, not '"
+           << options_.tls_mode << "'\n";
+      return kExitBadInput;
+    } else if (options_.tls_files.any()) {
+      tls_ = SameFilesEverywhere(spec_, options_.tls_files);
+    } else {
+      return 0;
+    }
+    absl::StatusOr<std::shared_ptr<TransportSecurity>> client =
+        TransportSecurity::Load(tls_->client,
+                                TransportSecurity::Role::kClient);
+    if (!client.ok()) {
+      err_ << "tributary cluster up: " << client.status().message() << "\n";
+      return kExitBadInput;
+    }
+    client_security_ = *std::move(client);
     return 0;
   }
 
@@ -230,6 +272,10 @@ class ClusterUp {
         std::vector<std::string> argv = {
             worker_binary_, "--cluster",         cluster_file_, "--job", job,
             "--task",       std::to_string(task)};
+        if (tls_.has_value()) {
+          const std::vector<std::string> tls = TlsFlags(tls_->tasks[d.name]);
+          argv.insert(argv.end(), tls.begin(), tls.end());
+        }
         argv.insert(argv.end(), options_.worker_flags.begin(),
                     options_.worker_flags.end());
         const std::string log =
@@ -245,6 +291,10 @@ class ClusterUp {
     master_.binary = master_binary_;
     std::vector<std::string> argv = {master_binary_, "--cluster", cluster_file_,
                                      "--listen", options_.master_address};
+    if (tls_.has_value()) {
+      const std::vector<std::string> tls = TlsFlags(tls_->master);
+      argv.insert(argv.end(), tls.begin(), tls.end());
+    }
     argv.insert(argv.end(), options_.master_flags.begin(),
                 options_.master_flags.end());
     if (!StartDaemon(master_, argv, absl::StrCat(log_dir_, "/master.log"))) {
@@ -276,6 +326,11 @@ class ClusterUp {
     state.cluster_file = cluster_file_;
     state.log_dir = log_dir_;
     if (ready_) state.master_target = absl::StrCat("grpc://", master_.address);
+    if (tls_.has_value()) {
+      state.tls_ca = tls_->client.ca_file;
+      state.tls_cert = tls_->client.cert_file;
+      state.tls_key = tls_->client.key_file;
+    }
     for (const Daemon* d : AllDaemons()) {
       if (d->process == nullptr) continue;
       state.children.push_back(
@@ -296,6 +351,9 @@ class ClusterUp {
     ReadinessWait wait;
     wait.deadline = deadline;
     wait.timeout = absl::Seconds(timeout_s);
+    if (client_security_ != nullptr) {
+      wait.credentials = client_security_->ChannelCredentials();
+    }
     wait.interrupted = [&interrupted] {
       return CheckInterrupted(&interrupted);
     };
@@ -403,6 +461,8 @@ class ClusterUp {
   std::string worker_binary_;
   std::string master_binary_;
   std::string log_dir_;
+  std::optional<ClusterTls> tls_;
+  std::shared_ptr<TransportSecurity> client_security_;
   std::string state_path_;
   std::vector<Daemon> workers_;
   Daemon master_;

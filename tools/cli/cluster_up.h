@@ -4,6 +4,7 @@
 //       [--state-dir DIR] [--worker-binary PATH] [--master-binary PATH]
 //       [--startup-timeout S] [--grace-period S]
 //       [--worker-flag ARG]... [--master-flag ARG]...
+//       [--tls auto | --tls-cert F --tls-key F --tls-ca F]
 //
 // Starts one `tributary-worker --cluster FILE --job J --task T` per task of
 // the spec and one `tributary-master --cluster FILE --listen ADDR` (default
@@ -22,6 +23,10 @@
 // the rest and exits 1; a worker that dies is reported and the rest keep
 // running (the master reports the task Unavailable to clients).
 //
+// TLS (cluster_tls.h): with --tls auto or the three TLS files, every
+// daemon serves mutual TLS; the client's credentials go into the state
+// file for the other `tributary` commands.
+//
 // A state file (cluster_state.h) records this process and its children so
 // `tributary cluster down` can stop the cluster from another shell; a
 // second `cluster up` of the same spec file is refused while one runs.
@@ -34,6 +39,8 @@
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "common/rpc/transport_security.h"
 
 namespace tributary {
 
@@ -48,6 +55,10 @@ struct ClusterUpOptions {
   double grace_period_seconds = 15;
   std::vector<std::string> worker_flags;  // Appended to every worker's argv.
   std::vector<std::string> master_flags;
+  // TLS (cluster_tls.h): "auto" makes a throwaway PKI; otherwise the files
+  // below, when given, are every daemon's.
+  std::string tls_mode = "off";
+  TlsFiles tls_files;
 };
 
 // Runs until the cluster is stopped; returns the exit status. `out` gets

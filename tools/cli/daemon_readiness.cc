@@ -56,7 +56,8 @@ absl::StatusOr<Response> WaitUntilServing(ChildProcess& process,
 absl::StatusOr<tensorflow::GetStatusResponse> WaitForWorkerReady(
     ChildProcess& process, const std::string& address,
     const ReadinessWait& wait) {
-  std::shared_ptr<grpc::Channel> channel = NewProbeChannel(address);
+  std::shared_ptr<grpc::Channel> channel =
+      NewProbeChannel(address, wait.credentials);
   return WaitUntilServing<tensorflow::GetStatusResponse>(
       process, wait, kWorkerProbeTimeout, "GetStatus",
       [&channel](absl::Time deadline) {
@@ -67,7 +68,8 @@ absl::StatusOr<tensorflow::GetStatusResponse> WaitForWorkerReady(
 absl::StatusOr<tensorflow::ListDevicesResponse> WaitForMasterReady(
     ChildProcess& process, const std::string& address,
     const ReadinessWait& wait) {
-  std::shared_ptr<grpc::Channel> channel = NewProbeChannel(address);
+  std::shared_ptr<grpc::Channel> channel =
+      NewProbeChannel(address, wait.credentials);
   return WaitUntilServing<tensorflow::ListDevicesResponse>(
       process, wait, kMasterProbeTimeout, "ListDevices",
       [&channel](absl::Time deadline) {

@@ -14,11 +14,13 @@
 #define TRIBUTARY_TOOLS_CLI_DAEMON_READINESS_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "grpcpp/security/credentials.h"
 #include "protos/master.pb.h"
 #include "protos/worker.pb.h"
 #include "tools/cli/child_process.h"
@@ -33,6 +35,8 @@ struct ReadinessWait {
   // Asked before each probe; a status other than OK ends the wait with it
   // (the CLI stops waiting when a termination signal arrives). Optional.
   std::function<absl::Status()> interrupted;
+  // TLS for a cluster that serves it (null: plaintext).
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
 };
 
 // Until the worker `process` answers GetStatus at `address` ("host:port").

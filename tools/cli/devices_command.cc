@@ -82,7 +82,11 @@ int RunDevicesCommand(const DevicesCommandOptions& options, std::ostream& out,
     }
     return 1;
   };
-  absl::StatusOr<std::unique_ptr<Session>> session = NewSession(options.target);
+  absl::StatusOr<ClientCredentials> credentials =
+      ResolveClientCredentials(options.credentials, options.target);
+  if (!credentials.ok()) return fail(credentials.status());
+  absl::StatusOr<std::unique_ptr<Session>> session = NewSession(
+      options.target, tensorflow::ConfigProto(), *std::move(credentials));
   if (!session.ok()) return fail(session.status());
   absl::StatusOr<std::vector<tensorflow::DeviceAttributes>> devices =
       (*session)->ListDevices();

@@ -21,12 +21,14 @@
 #include <vector>
 
 #include "protos/device_attributes.pb.h"
+#include "tools/cli/client_credentials.h"
 
 namespace tributary {
 
 struct DevicesCommandOptions {
   std::string target;
   bool json = false;
+  ClientCredentialFlags credentials;  // For grpc:// targets.
 };
 
 void PrintDevices(std::vector<tensorflow::DeviceAttributes> devices, bool json,

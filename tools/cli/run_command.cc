@@ -114,8 +114,13 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out) {
   absl::StatusOr<NamedTensorList> feeds = ParseFeeds(*graph, options.feeds);
   if (!feeds.ok()) return PrintRunError(feeds.status(), kRunInputError, out);
 
+  absl::StatusOr<ClientCredentials> credentials =
+      ResolveClientCredentials(options.credentials, options.target);
+  if (!credentials.ok()) {
+    return PrintRunError(credentials.status(), kRunInputError, out);
+  }
   absl::StatusOr<std::unique_ptr<Session>> session =
-      NewSession(options.target, *config);
+      NewSession(options.target, *config, *std::move(credentials));
   if (!session.ok()) return PrintRunError(session.status(), kRunStepError, out);
   Session& s = **session;
   absl::Status status = s.Create(*graph);

@@ -38,6 +38,8 @@
 #include <string>
 #include <vector>
 
+#include "tools/cli/client_credentials.h"
+
 namespace tributary {
 
 struct RunCommandOptions {
@@ -47,6 +49,7 @@ struct RunCommandOptions {
   std::string signature;               // --signature; empty: serving_default
   std::vector<std::string> inputs;     // --input KEY=VALUE
   std::string target;
+  ClientCredentialFlags credentials;  // For grpc:// targets.
   std::vector<std::string> feeds;        // NAME=VALUE
   std::vector<std::string> fetches;      // NAME
   std::vector<std::string> run_targets;  // NODE

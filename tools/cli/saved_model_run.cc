@@ -103,8 +103,13 @@ int RunSavedModelCommand(const RunCommandOptions& options, std::ostream& out) {
       BuildSessionConfig(options.config_file, options.config_text);
   if (!config.ok()) return PrintRunError(config.status(), kRunInputError, out);
 
+  absl::StatusOr<ClientCredentials> credentials =
+      ResolveClientCredentials(options.credentials, options.target);
+  if (!credentials.ok()) {
+    return PrintRunError(credentials.status(), kRunInputError, out);
+  }
   absl::StatusOr<std::unique_ptr<Session>> session =
-      NewSession(options.target, *config);
+      NewSession(options.target, *config, *std::move(credentials));
   if (!session.ok()) return PrintRunError(session.status(), kRunStepError, out);
   absl::StatusOr<SavedModelBundle> bundle =
       LoadSavedModel(session->get(), options.saved_model_dir, tags);

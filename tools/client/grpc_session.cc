@@ -59,7 +59,11 @@ absl::StatusOr<std::string> GrpcTargetAddress(const std::string& target) {
 absl::StatusOr<std::unique_ptr<GrpcSession>> GrpcSession::New(
     GrpcSessionOptions options) {
   TRIB_ASSIGN_OR_RETURN(std::string address, GrpcTargetAddress(options.target));
-  std::shared_ptr<grpc::Channel> channel = NewGrpcChannel(address);
+  std::shared_ptr<grpc::Channel> channel = NewGrpcChannel(
+      address, -1,
+      options.credentials.transport != nullptr
+          ? options.credentials.transport->ChannelCredentials()
+          : nullptr);
   return std::unique_ptr<GrpcSession>(new GrpcSession(
       std::move(options), std::move(address), std::move(channel)));
 }
@@ -91,10 +95,19 @@ absl::Duration GrpcSession::CallTimeout(int64_t timeout_ms,
   return fallback;
 }
 
+void GrpcSession::PrepareContext(grpc::ClientContext* context,
+                                 absl::Duration timeout) const {
+  context->set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+  if (!options_.credentials.token.empty()) {
+    context->AddMetadata("authorization",
+                         "Bearer " + options_.credentials.token);
+  }
+}
+
 std::unique_ptr<grpc::ClientContext> GrpcSession::NewContext(
     absl::Duration timeout) {
   auto context = std::make_unique<grpc::ClientContext>();
-  context->set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+  PrepareContext(context.get(), timeout);
   absl::MutexLock l(&mu_);
   in_flight_.insert(context.get());
   return context;
@@ -211,7 +224,7 @@ absl::Status GrpcSession::CreateOrExtend(const tensorflow::GraphDef& graph) {
       close.set_session_handle(response.session_handle());
       tensorflow::CloseSessionResponse ignored;
       grpc::ClientContext close_context;
-      close_context.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+      PrepareContext(&close_context, timeout);
       stub_->CloseSession(&close_context, close, &ignored);
       return errors::Cancelled("Session has been closed.");
     }
@@ -356,7 +369,7 @@ absl::Status GrpcSession::Close() {
     request.set_session_handle(handle);
     tensorflow::CloseSessionResponse response;
     grpc::ClientContext context;  // Not in in_flight_: nothing cancels it.
-    context.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+    PrepareContext(&context, timeout);
     const grpc::Status status =
         stub_->CloseSession(&context, request, &response);
     if (!status.ok()) result = CallError(status, "CloseSession", timeout);

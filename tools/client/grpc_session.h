@@ -47,6 +47,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "common/rpc/transport_security.h"
 #include "common/runtime/session/session.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
@@ -69,6 +70,15 @@ inline constexpr absl::Duration kDefaultControlTimeout = absl::Seconds(60);
 // what was running) reaches us rather than a bare client-side expiry.
 inline constexpr absl::Duration kDeadlineMargin = absl::Seconds(5);
 
+// A client's credentials for a master: TLS (the CA the master's certificate
+// chains to, optionally a client certificate; null: plaintext) and a bearer
+// token for a master started with --auth-tokens (empty: none), sent as
+// "authorization: Bearer TOKEN" with every call.
+struct ClientCredentials {
+  std::shared_ptr<TransportSecurity> transport;
+  std::string token;
+};
+
 struct GrpcSessionOptions {
   // "grpc://host:port" (the scheme is required).
   std::string target;
@@ -79,6 +89,8 @@ struct GrpcSessionOptions {
   absl::Duration default_run_step_timeout = kDefaultRunStepTimeout;
   absl::Duration default_control_timeout = kDefaultControlTimeout;
   absl::Duration deadline_margin = kDeadlineMargin;
+  // How to reach the master and who we are to it.
+  ClientCredentials credentials;
 };
 
 // "grpc://host:port" -> "host:port". InvalidArgument for another scheme or
@@ -121,6 +133,9 @@ class GrpcSession : public Session {
   // Deadline for a call bounded by `timeout_ms` (RunOptions) when positive,
   // else by config.operation_timeout_in_ms, else `fallback`.
   absl::Duration CallTimeout(int64_t timeout_ms, absl::Duration fallback) const;
+  // Sets `context`'s deadline to now + `timeout` and adds the token.
+  void PrepareContext(grpc::ClientContext* context,
+                      absl::Duration timeout) const;
   // A context with that deadline, registered so Close can cancel it.
   std::unique_ptr<grpc::ClientContext> NewContext(absl::Duration timeout);
   void ForgetContext(grpc::ClientContext* context);

@@ -10,7 +10,8 @@
 namespace tributary {
 
 absl::StatusOr<std::unique_ptr<Session>> NewSession(
-    const std::string& target, const tensorflow::ConfigProto& config) {
+    const std::string& target, const tensorflow::ConfigProto& config,
+    ClientCredentials credentials) {
   if (target.empty() || target == "local") {
     TRIB_ASSIGN_OR_RETURN(std::unique_ptr<LocalSession> session,
                           LocalSession::New(config));
@@ -20,6 +21,7 @@ absl::StatusOr<std::unique_ptr<Session>> NewSession(
     GrpcSessionOptions options;
     options.target = target;
     options.config = config;
+    options.credentials = std::move(credentials);
     TRIB_ASSIGN_OR_RETURN(std::unique_ptr<GrpcSession> session,
                           GrpcSession::New(std::move(options)));
     return std::unique_ptr<Session>(std::move(session));

@@ -23,13 +23,16 @@
 
 #include "absl/status/statusor.h"
 #include "common/runtime/session/session.h"
+#include "tools/client/grpc_session.h"
 #include "protos/config.pb.h"
 
 namespace tributary {
 
+// `credentials`: for grpc:// targets (TLS, token); ignored for local ones.
 absl::StatusOr<std::unique_ptr<Session>> NewSession(
     const std::string& target,
-    const tensorflow::ConfigProto& config = tensorflow::ConfigProto());
+    const tensorflow::ConfigProto& config = tensorflow::ConfigProto(),
+    ClientCredentials credentials = ClientCredentials());
 
 }  // namespace tributary
 

@@ -25,6 +25,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -33,6 +34,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/framework/status.h"
+#include "tools/cli/client_credentials.h"
 #include "tools/client/session.h"
 #include "tools/examples/logistic_regression_model.h"
 #include "tools/examples/progress_bar.h"
@@ -52,6 +54,8 @@ struct TrainingFlags {
   std::string variables_on;
   std::vector<std::string> shards_on;
   int64_t step_timeout_ms = 0;
+  // TLS files and token for a secured cluster (grpc:// targets).
+  ClientCredentialFlags credentials;
 };
 
 bool IsLocal(const std::string& target) {
@@ -100,8 +104,12 @@ absl::Status Train(const TrainingFlags& flags) {
   if (flags.step_timeout_ms > 0) {
     config.set_operation_timeout_in_ms(flags.step_timeout_ms);
   }
-  TRIB_ASSIGN_OR_RETURN(std::unique_ptr<Session> session,
-                        NewSession(flags.target, config));
+  TRIB_ASSIGN_OR_RETURN(
+      ClientCredentials credentials,
+      ResolveClientCredentials(flags.credentials, flags.target));
+  TRIB_ASSIGN_OR_RETURN(
+      std::unique_ptr<Session> session,
+      NewSession(flags.target, config, std::move(credentials)));
   // Before Create: on a cluster this lists every device of every task.
   TRIB_ASSIGN_OR_RETURN(auto devices, session->ListDevices());
   if (IsLocal(flags.target)) {
@@ -229,6 +237,7 @@ int main(int argc, char** argv) {
       "--step-timeout-ms", flags.step_timeout_ms,
       "Bound on every step (ConfigProto.operation_timeout_in_ms); 0: "
       "none");
+  tributary::AddClientCredentialFlags(&app, &flags.credentials);
   CLI11_PARSE(app, argc, argv);
 
   const absl::Status status = tributary::examples::Train(flags);
