@@ -16,6 +16,10 @@ Contract:
   * `target` is the master's grpc:// address; `client(argv, timeout)` runs a
     command on the "client" host when the network has one, else on the
     master's.
+  * Task n (counting over all jobs) listens on port 2222 + n, the master on
+    2200, so several daemons can share a host; `loopback=True` puts every
+    address on 127.0.0.1 (all daemons and the client on one host: the
+    loopback baseline of the benchmark).
 """
 
 import json
@@ -81,7 +85,7 @@ def start_daemon(host, name, argv, workdir, extra_flags=()):
 
 class HostCluster:
     def __init__(self, network, binaries, workdir, jobs=None, master="master",
-                 daemon_flags=None):
+                 daemon_flags=None, loopback=False):
         self.network = network
         self.binaries = binaries
         self.workdir = workdir
@@ -90,19 +94,31 @@ class HostCluster:
         self.daemon_flags = daemon_flags or (lambda role, host: [])
         self.daemons = []
         self.spec_path = os.path.join(workdir, "cluster.json")
+        self.loopback = loopback
+
+    def _ip(self, host):
+        return "127.0.0.1" if self.loopback else host.ip
+
+    def _port(self, job, task):
+        n = 0
+        for j, hosts in self.jobs.items():
+            if j == job:
+                return PORT + n + task
+            n += len(hosts)
+        raise KeyError(job)
 
     @property
     def target(self):
-        return "grpc://%s:%d" % (self.master_host.ip, MASTER_PORT)
+        return "grpc://%s:%d" % (self._ip(self.master_host), MASTER_PORT)
 
     def address(self, job, task):
-        return "%s:%d" % (self.network.host(self.jobs[job][task]).ip, PORT)
+        return "%s:%d" % (self._ip(self.task_host(job, task)), self._port(job, task))
 
     def task_host(self, job, task):
         return self.network.host(self.jobs[job][task])
 
     def start(self):
-        spec = {job: ["%s:%d" % (self.network.host(h).ip, PORT) for h in hosts]
+        spec = {job: [self.address(job, task) for task in range(len(hosts))]
                 for job, hosts in self.jobs.items()}
         with open(self.spec_path, "w") as f:
             json.dump(spec, f)
@@ -118,7 +134,7 @@ class HostCluster:
         self.daemons.append(start_daemon(
             self.master_host, "master",
             [self.binaries.master, "--cluster", self.spec_path,
-             "--listen", "%s:%d" % (self.master_host.ip, MASTER_PORT)],
+             "--listen", "%s:%d" % (self._ip(self.master_host), MASTER_PORT)],
             self.workdir, self.daemon_flags("master", self.master_host)))
         deadline = time.monotonic() + START_TIMEOUT_S
         for daemon in self.daemons:
@@ -128,6 +144,11 @@ class HostCluster:
     def client_host(self):
         hosts = self.network.hosts
         return hosts["client"] if "client" in hosts else self.master_host
+
+    def pids(self):
+        """{daemon name: pid} of the daemons themselves (not `ip netns exec`,
+        which execs them, so the pid is the same)."""
+        return {d.name: d.proc.pid for d in self.daemons}
 
     def client(self, argv, timeout, **kwargs):
         return self.client_host().run(argv, timeout=timeout, **kwargs)
