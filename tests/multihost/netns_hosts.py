@@ -37,15 +37,26 @@ FIRST_HOST = 10  # host i is 10.231.0.(10 + i)
 _NAME_RE = re.compile(r"^%s(\d+)" % PREFIX)
 
 
+def _tool(name):
+    """iproute2 lives in /usr/sbin or /sbin, which a test's PATH may lack."""
+    return (shutil.which(name)
+            or shutil.which(name, path=os.pathsep.join(["/usr/sbin", "/sbin", "/usr/bin", "/bin"]))
+            or name)
+
+
+IP = _tool("ip")
+TC = _tool("tc")
+
+
 def _ip(*args, check=True, timeout=30):
-    proc = subprocess.run(["ip", *args], capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run([IP, *args], capture_output=True, text=True, timeout=timeout)
     if check and proc.returncode != 0:
         raise RuntimeError("ip %s: %s" % (" ".join(args), proc.stderr.strip()))
     return proc
 
 
 def _tc(*args, check=True):
-    proc = subprocess.run(["tc", *args], capture_output=True, text=True, timeout=30)
+    proc = subprocess.run([TC, *args], capture_output=True, text=True, timeout=30)
     if check and proc.returncode != 0:
         raise RuntimeError("tc %s: %s" % (" ".join(args), proc.stderr.strip()))
     return proc
@@ -65,8 +76,8 @@ def unavailable_reason():
     """Why this machine cannot make namespaces, or None when it can. Probes by
     making (and deleting) a namespace, since being root is not enough inside some
     containers."""
-    for tool in ("ip", "tc"):
-        if shutil.which(tool) is None:
+    for tool in (IP, TC):
+        if not os.path.isabs(tool):
             return "`%s` is not installed (iproute2)" % tool
     if os.geteuid() != 0:
         return "network namespaces need root (euid %d)" % os.geteuid()
@@ -132,7 +143,7 @@ class Host:
         assert len(self.bridge_port) <= 15, self.bridge_port
 
     def _argv(self, argv):
-        return ["ip", "netns", "exec", self.netns, *argv]
+        return [IP, "netns", "exec", self.netns, *argv]
 
     def popen(self, argv, **kwargs):
         """Starts argv inside this host; the process is killed at teardown."""
@@ -197,7 +208,7 @@ class Network:
         cmd = ["qdisc", "replace", "dev", dev, "root", "tbf", "rate", self.rate,
                "burst", str(burst), "latency", "20ms"]
         if netns:
-            proc = subprocess.run(["ip", "netns", "exec", netns, "tc", *cmd],
+            proc = subprocess.run([IP, "netns", "exec", netns, TC, *cmd],
                                   capture_output=True, text=True, timeout=30)
             if proc.returncode != 0:
                 raise RuntimeError("tc %s: %s" % (" ".join(cmd), proc.stderr.strip()))

@@ -29,8 +29,8 @@ c.sendall(b"hello"); print(c.recv(100).decode())
 
 
 def names_with_prefix(prefix):
-    ns = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
-    links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
+    ns = subprocess.run([netns_hosts.IP, "netns", "list"], capture_output=True, text=True).stdout
+    links = subprocess.run([netns_hosts.IP, "-o", "link"], capture_output=True, text=True).stdout
     return [line for line in (ns + links).splitlines() if prefix in line]
 
 
@@ -54,11 +54,11 @@ class NetnsHostsTest(unittest.TestCase):
                     break
             self.assertEqual(got.stdout.strip(), "hello", got.stderr)
             # Each host has only its own address; its loopback is up.
-            out = net.host("a").run(["ip", "-o", "addr"], timeout=10).stdout
+            out = net.host("a").run([netns_hosts.IP, "-o", "addr"], timeout=10).stdout
             self.assertIn(net.host("a").ip + "/24", out)
             self.assertNotIn(net.host("b").ip, out)
             self.assertIn("127.0.0.1", out)
-            qdisc = net.host("a").run(["tc", "qdisc", "show", "dev", "eth0"], timeout=10).stdout
+            qdisc = net.host("a").run([netns_hosts.TC, "qdisc", "show", "dev", "eth0"], timeout=10).stdout
             self.assertIn("tbf", qdisc)
             self.assertIn("1Gbit", qdisc)
 
