@@ -23,6 +23,7 @@ digits) + a 2-3 character suffix is at most 14.
 """
 
 import atexit
+import ctypes
 import ipaddress
 import os
 import re
@@ -129,6 +130,16 @@ def _kill_namespace_processes(ns):
             pass
 
 
+def _die_with_parent():
+    """In the child before exec: SIGKILL when the process that started it dies
+    (PR_SET_PDEATHSIG survives `ip netns exec`'s exec), so a test killed with
+    SIGKILL leaves no daemon running."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class Host:
     """One host: a network namespace with one link to the bridge."""
 
@@ -146,7 +157,9 @@ class Host:
         return [IP, "netns", "exec", self.netns, *argv]
 
     def popen(self, argv, **kwargs):
-        """Starts argv inside this host; the process is killed at teardown."""
+        """Starts argv inside this host; the process is killed at teardown (and
+        when this process dies)."""
+        kwargs.setdefault("preexec_fn", _die_with_parent)
         proc = subprocess.Popen(self._argv(argv), **kwargs)
         self.network._procs.append(proc)
         return proc

@@ -12,7 +12,7 @@ import unittest
 import netns_hosts
 from multihost_testing import skip_reason
 
-# A one-connection TCP echo server and a client that prints what came back.
+# A TCP echo server (one message per connection) and a client that prints what came back.
 SERVER = """
 import socket
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
