@@ -18,6 +18,22 @@ the `tributary run` CLI:
     (after its own short discovery deadline) instead of hanging;
   * with the link back, a new session over every task, task 1 included, works.
 
+And the same in a loop of real steps: the README's training job
+(train_logistic_regression, gradients on both worker tasks) running many
+steps when task 1's link goes down stops with "Training failed: UNAVAILABLE"
+naming task 1; with the link back a new training run succeeds.
+
+"A new session works" allows for the peers' gRPC channels to reconnect: a
+channel that lost its peer retries with a backoff of at most 1 s
+(common/rpc/grpc_channel.cc), and task-to-task RecvTensor calls do not wait
+for a channel in TRANSIENT_FAILURE. A step started in the first moment after
+the link is back can therefore still fail with UNAVAILABLE ("failed to
+connect to all addresses ... tcp handshaker shutdown", seen from ps 0 to
+worker 1), although the master's discovery (which waits for ready) already
+succeeded. So after the link is back the new session is retried while it
+fails with UNAVAILABLE, for at most RECONNECT_S seconds; the attempts are
+printed.
+
 No timing is asserted beyond "before the deadline"; every wait is bounded.
 """
 
@@ -33,6 +49,7 @@ PS0 = "/job:ps/replica:0/task:0/device:CPU:0"
 W0 = "/job:worker/replica:0/task:0/device:CPU:0"
 W1 = "/job:worker/replica:0/task:1/device:CPU:0"
 STEP_DEADLINE_MS = 45000
+RECONNECT_S = 15  # well above the channels' 1 s maximum reconnect backoff
 
 
 def const(name, device, value):
@@ -83,6 +100,19 @@ class LinkCutTest(MultihostTestCase):
             return json.loads(stdout)
         except ValueError:
             self.fail("not JSON: %r\nstderr: %s\n%s" % (stdout, stderr, self.cluster.logs()))
+
+    def until_not_unavailable(self, attempt, is_unavailable):
+        """Runs attempt() until is_unavailable(result) is false or RECONNECT_S
+        have passed; returns the last result."""
+        deadline = time.monotonic() + RECONNECT_S
+        tries = 0
+        while True:
+            tries += 1
+            result = attempt()
+            if not is_unavailable(result) or time.monotonic() > deadline:
+                print("after the link came back: %d attempt(s)" % tries)
+                return result
+            time.sleep(0.2)
 
     def assert_sum(self, rc, out, value):
         self.assertEqual(rc, 0, "%s\n%s" % (out, self.cluster.logs()))
@@ -138,8 +168,45 @@ class LinkCutTest(MultihostTestCase):
 
         # The link back: a new session over every task works.
         task1.restore()
-        rc, out = self.tributary_run(("across.pbtxt", ACROSS), "sum", config(30000), 60)
+        rc, out = self.until_not_unavailable(
+            lambda: self.tributary_run(("across.pbtxt", ACROSS), "sum", config(30000), 60),
+            lambda r: r[0] != 0 and r[1].get("error", {}).get("code") == "UNAVAILABLE")
         self.assert_sum(rc, out, [8.0])
+
+    def test_cut_during_a_training_loop_fails_unavailable_and_link_back_trains(self):
+        self.cluster.start()
+        train = [self.binaries.train, "--target", self.cluster.target,
+                 "--step-timeout-ms", str(STEP_DEADLINE_MS)]
+        out_path = self.write("train.out", "")
+        with open(out_path, "w") as out:
+            loop = self.cluster.client_host().popen(
+                train + ["--steps", "1000000"], stdout=out, stderr=subprocess.STDOUT)
+        # Wait (bounded) until the loop runs: the header is printed after the
+        # session is created, steps follow at once.
+        deadline = time.monotonic() + 60
+        while "Logistic regression on" not in open(out_path).read():
+            self.assertIsNone(loop.poll(), open(out_path).read())
+            self.assertLess(time.monotonic(), deadline, "training never started")
+            time.sleep(0.1)
+        time.sleep(2)
+        self.assertIsNone(loop.poll(), open(out_path).read())
+
+        task1 = self.cluster.task_host("worker", 1)
+        task1.cut()
+        loop.wait(timeout=STEP_DEADLINE_MS / 1000 + 30)
+        text = open(out_path).read()
+        failure = text[text.find("Training failed"):]
+        print("cut training loop: " + failure[:400])
+        self.assertEqual(loop.returncode, 1, text)
+        self.assertIn("Training failed: UNAVAILABLE", text)
+        self.assertIn("task:1", text.split("Training failed:")[1])
+
+        task1.restore()
+        again = self.until_not_unavailable(
+            lambda: self.cluster.client(train + ["--steps", "5"], timeout=120),
+            lambda r: r.returncode != 0 and "Training failed: UNAVAILABLE" in r.stderr)
+        self.assertEqual(again.returncode, 0, "%s\n%s\n%s" % (again.stdout, again.stderr,
+                                                              self.cluster.logs()))
 
 
 if __name__ == "__main__":

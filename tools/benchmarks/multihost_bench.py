@@ -118,6 +118,8 @@ def measure(layout, binaries, bench, args, workdir):
 
 
 def gbits(nbytes, seconds):
+    """Gbit/s, or NaN (printed "nan") when there was no time: the trace had no
+    RecvTensor (call_p50_s is -1)."""
     return nbytes * 8 / seconds / 1e9 if seconds and seconds > 0 else float("nan")
 
 
