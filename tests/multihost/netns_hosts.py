@@ -10,7 +10,8 @@ Contract:
   * `network.host(name)` is a `Host`: its `ip`, `popen()`/`run()` to start a
     process inside its namespace (`ip netns exec`), `cut()`/`restore()` to take
     its link down and up again.
-  * On exit, and from atexit / SIGTERM / SIGINT as well, every process started
+  * On exit, and from atexit / SIGTERM / SIGINT (which stop the test run) as
+    well, every process started
     through a Host is killed (by its pid: SIGTERM, then SIGKILL) and every
     namespace and link made is deleted. Interface and namespace names carry a
     per-run prefix "trmh<pid>"; a new run first deletes what an earlier run left
@@ -251,6 +252,14 @@ class Network:
     def teardown(self):
         """Kills the processes started in the hosts, then deletes namespaces and
         links. Safe to call more than once and on a half-built network."""
+        global _tearing_down
+        _tearing_down += 1
+        try:
+            self._teardown()
+        finally:
+            _tearing_down -= 1
+
+    def _teardown(self):
         for proc in self._procs:
             if proc.poll() is None:
                 try:
@@ -289,6 +298,7 @@ def _rate_bits(rate):
 
 
 _networks = set()
+_tearing_down = 0  # > 0 while a teardown runs
 _hooks_installed = False
 
 
@@ -303,8 +313,18 @@ def _install_exit_hooks(network):
     atexit.register(lambda: [n.teardown() for n in list(_networks)])
 
     def _exit(signum, _frame):
-        raise SystemExit(128 + signum)
+        if _tearing_down:
+            return  # a second signal must not cut teardown short
+        # KeyboardInterrupt, not SystemExit: unittest records SystemExit as a
+        # test error and goes on to the next test (which Bazel's SIGKILL would
+        # then interrupt with its network up); KeyboardInterrupt stops the
+        # whole run, and the atexit hook above tears down.
+        raise KeyboardInterrupt("signal %d" % signum)
 
     for sig in (signal.SIGTERM, signal.SIGINT):
-        if signal.getsignal(sig) in (signal.SIG_DFL, signal.default_int_handler):
+        # Also over SIG_IGN, which a parent shell may have left us with: a
+        # timeout's SIGTERM must still tear down. A handler someone installed
+        # on purpose (a Python function) is left alone.
+        if signal.getsignal(sig) in (signal.SIG_DFL, signal.SIG_IGN, None,
+                                     signal.default_int_handler):
             signal.signal(sig, _exit)
