@@ -72,6 +72,7 @@ LAYERS = [
         "tests/distributed",
         "tests/interop",
         "tests/layering",
+        "tests/multihost",
         "tests/repository",
         "tests/testdata",
     ]),
