@@ -5,6 +5,7 @@
 // Exit status: 0 after a graceful stop (SIGTERM / SIGINT), 2 for bad flags,
 // bad TLS files or a bad cluster spec, 1 when the address cannot be served.
 
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -178,21 +179,26 @@ int Run(int argc, char** argv) {
   }
   spdlog::info("listening on {}", master.bound_address());
 
+  // SIGHUP reloads the TLS files and the tokens, whichever are in use.
+  std::function<void()> reload_tls = ReloadOnHangup(*security);
+  std::function<void()> reload;
+  if (reload_tls != nullptr || options.auth != nullptr) {
+    reload = [reload_tls, auth = options.auth] {
+      if (reload_tls != nullptr) reload_tls();
+      if (auth == nullptr) return;
+      const absl::Status reloaded = auth->Reload();
+      if (reloaded.ok()) {
+        spdlog::info("SIGHUP: {} client token(s) loaded", auth->num_tokens());
+      } else {
+        spdlog::error("SIGHUP: client tokens NOT reloaded (the previous "
+                      "ones stay): {}",
+                      std::string(reloaded.message()));
+      }
+    };
+  }
   return ServeUntilTerminated(
       options.grace_period,
-      [&](absl::Time deadline) { master.Stop(deadline); },
-      [tls = ReloadOnHangup(*security), auth = options.auth] {
-        if (tls) tls();
-        if (auth == nullptr) return;
-        const absl::Status reloaded = auth->Reload();
-        if (reloaded.ok()) {
-          spdlog::info("SIGHUP: {} client token(s) loaded", auth->num_tokens());
-        } else {
-          spdlog::error("SIGHUP: client tokens NOT reloaded (the previous "
-                        "ones stay): {}",
-                        std::string(reloaded.message()));
-        }
-      });
+      [&](absl::Time deadline) { master.Stop(deadline); }, reload);
 }
 
 }  // namespace

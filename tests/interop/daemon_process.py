@@ -165,6 +165,10 @@ class DaemonMainChecks:
     def test_sighup_without_tls_is_harmless(self):
         d = self.start_daemon(self.serve_args(self.spec({self.JOB: ["127.0.0.1:1"]})))
         d.proc.send_signal(signal.SIGHUP)
+        # Wait for the daemon to take it before SIGTERM, which could come first.
+        deadline = time.monotonic() + 30
+        while b"SIGHUP: nothing to reload" not in d.output and d._read(deadline):
+            pass
         rc, log = d.stop(signal.SIGTERM)
         self.assertEqual(rc, 0, log)
         self.assertIn("SIGHUP: nothing to reload", log)

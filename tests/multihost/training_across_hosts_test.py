@@ -5,15 +5,7 @@ exit 0 and the loss after the last step below the first step's. Each task's
 link carried traffic (its veth counters moved), so the job really crossed the
 bridge. The daemons then stop gracefully (exit 0) on SIGTERM.
 
-TODO(issue 14, TLS): not on main yet when this was written. Once
-tributary-master/tributary-worker take --tls-cert, --tls-key and --tls-ca,
-add the same job over mutual TLS: HostCluster's daemon_flags gives each host
-its own certificate (subjectAltName IP:<the host's 10.231.0.x address>, since
-peers dial addresses from the cluster spec), a CA and a client certificate
-for train_logistic_regression, all made with the openssl binary in the test's
-temporary directory and never committed; and a worker whose certificate comes
-from another CA, which must be refused (the step or discovery fails, the
-refusing daemon's log says why).
+The same job over mutual TLS is tls_across_hosts_test.py.
 """
 
 import re
