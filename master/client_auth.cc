@@ -71,8 +71,9 @@ absl::StatusOr<ClientAuth::TokenTable> ClientAuth::ReadTokens(
     std::string hash = absl::AsciiStrToLower(fields[0]);
     if (absl::StartsWith(hash, "sha256:")) hash = hash.substr(7);
     if (!IsSha256Hex(hash)) {
-      return bad("the first field is not a SHA-256 in hex (64 digits); "
-                 "store `printf %s TOKEN | sha256sum`, never the token");
+      return bad(
+          "the first field is not a SHA-256 in hex (64 digits); "
+          "store `printf %s TOKEN | sha256sum`, never the token");
     }
     ClientIdentity identity;
     if (fields[1] == "run") {
@@ -80,8 +81,7 @@ absl::StatusOr<ClientAuth::TokenTable> ClientAuth::ReadTokens(
     } else if (fields[1] == "admin") {
       identity.role = ClientRole::kAdmin;
     } else {
-      return bad(absl::StrCat("unknown role '", fields[1],
-                              "' (run or admin)"));
+      return bad(absl::StrCat("unknown role '", fields[1], "' (run or admin)"));
     }
     identity.name = fields.size() == 3
                         ? fields[2]
@@ -144,8 +144,8 @@ absl::Status ClientAuth::Authorize(const ClientIdentity& client,
                                    const std::string& session_handle) const {
   if (client.role == ClientRole::kAdmin) return absl::OkStatus();
   if (method == "Reset") {
-    return errors::PermissionDenied(
-        "Reset needs the admin role; client '", client.name, "' has run");
+    return errors::PermissionDenied("Reset needs the admin role; client '",
+                                    client.name, "' has run");
   }
   if (session_handle.empty()) {
     if (OpenToEveryone(method)) return absl::OkStatus();

@@ -8,7 +8,7 @@
 // role, optionally a name for the logs; '#' starts a comment:
 //
 //   # sha256(token)                                                  role  name
-//   9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 run   alice
+//   9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 run alice
 //   60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752 admin ops
 //
 // (`printf %s "$TOKEN" | sha256sum` gives the hash; the file never holds a
@@ -69,8 +69,7 @@ class ClientAuth {
   // `session_handle` (empty for methods without a session). PermissionDenied
   // naming the method otherwise. A session this object never saw created
   // is left to the master (which answers that it does not exist).
-  absl::Status Authorize(const ClientIdentity& client,
-                         absl::string_view method,
+  absl::Status Authorize(const ClientIdentity& client, absl::string_view method,
                          const std::string& session_handle) const;
 
   // Records the creator of a session; `exists` prunes records of sessions

@@ -14,8 +14,8 @@ namespace {
 
 std::string WriteFile(const std::string& name, const std::string& text) {
   const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(tmp != nullptr ? tmp : "/tmp") + "/" +
-                           name;
+  const std::string path =
+      std::string(tmp != nullptr ? tmp : "/tmp") + "/" + name;
   std::ofstream(path) << text;
   return path;
 }
@@ -68,7 +68,8 @@ TEST(ClientAuthTest, MissingOrUnknownTokensAreUnauthenticated) {
   EXPECT_EQ(std::string(wrong.status().message()).find("guess"),
             std::string::npos);
   // The hash itself is not a token.
-  EXPECT_FALSE((*auth)->Authenticate(WithToken(Sha256Hex("alice-secret"))).ok());
+  EXPECT_FALSE(
+      (*auth)->Authenticate(WithToken(Sha256Hex("alice-secret"))).ok());
   // Plaintext callers without a token are refused unless the plaintext
   // port is the loopback one.
   EXPECT_FALSE((*auth)->Authenticate(WithToken("", false)).ok());
@@ -84,7 +85,8 @@ TEST(ClientAuthTest, MissingOrUnknownTokensAreUnauthenticated) {
 TEST(ClientAuthTest, RolesAndSessionOwners) {
   auto auth = ClientAuth::FromFile(TokensFile(), false);
   ASSERT_TRUE(auth.ok());
-  const ClientIdentity alice = *(*auth)->Authenticate(WithToken("alice-secret"));
+  const ClientIdentity alice =
+      *(*auth)->Authenticate(WithToken("alice-secret"));
   const ClientIdentity bob = *(*auth)->Authenticate(WithToken("bob-secret"));
   const ClientIdentity ops = *(*auth)->Authenticate(WithToken("ops-secret"));
   auto exists = [](const std::string&) { return true; };
@@ -112,7 +114,8 @@ TEST(ClientAuthTest, RolesAndSessionOwners) {
 TEST(ClientAuthTest, OwnersOfVanishedSessionsArePruned) {
   auto auth = ClientAuth::FromFile(TokensFile(), false);
   ASSERT_TRUE(auth.ok());
-  const ClientIdentity alice = *(*auth)->Authenticate(WithToken("alice-secret"));
+  const ClientIdentity alice =
+      *(*auth)->Authenticate(WithToken("alice-secret"));
   const ClientIdentity bob = *(*auth)->Authenticate(WithToken("bob-secret"));
   (*auth)->RecordOwner("old", alice, [](const std::string&) { return true; });
   for (int i = 0; i < 100; ++i) {

@@ -50,8 +50,8 @@ absl::Status Authorize(ClientAuth* auth,
   if (auth == nullptr || client == nullptr) return absl::OkStatus();
   absl::Status allowed = auth->Authorize(*client, method, session);
   if (!allowed.ok()) {
-    spdlog::warn("denied {} to client '{}': {}", std::string(method), client->name,
-                 std::string(allowed.message()));
+    spdlog::warn("denied {} to client '{}': {}", std::string(method),
+                 client->name, std::string(allowed.message()));
   }
   return allowed;
 }
@@ -69,20 +69,18 @@ RpcHandler RunStepHandler(Master* master, BlockingCallPool* pool,
   auto make = [=](std::shared_ptr<const ClientIdentity> client) {
     return MessagesHandler<Messages>(
         [allocator](const grpc::ByteBuffer& in, Messages* m) {
-          return DecodeWithNamedTensors(in, kRunStepRequestFeedField,
-                                        allocator, &m->request.proto,
-                                        &m->request.feed);
+          return DecodeWithNamedTensors(in, kRunStepRequestFeedField, allocator,
+                                        &m->request.proto, &m->request.feed);
         },
         [master, auth, client](CallOptions* opts, Messages* m,
                                std::function<void(const absl::Status&)> done) {
-          absl::Status allowed = Authorize(
-              auth, client, "RunStep", m->request.proto.session_handle());
+          absl::Status allowed = Authorize(auth, client, "RunStep",
+                                           m->request.proto.session_handle());
           if (!allowed.ok()) {
             done(allowed);
             return;
           }
-          master->RunStepAsync(opts, m->request, &m->response,
-                               std::move(done));
+          master->RunStepAsync(opts, m->request, &m->response, std::move(done));
         },
         [](const Messages& m, grpc::ByteBuffer* out) {
           EncodeWithNamedTensors(m.response.proto, kRunStepResponseTensorField,
@@ -149,23 +147,22 @@ std::unique_ptr<RpcService> NewGrpcMasterService(Master* master,
   using tensorflow::ResetResponse;
   using tensorflow::RunCallableRequest;
   using tensorflow::RunCallableResponse;
-  service->Add("CreateSession",
-               OnPool<CreateSessionRequest, CreateSessionResponse>(
-                   pool, auth, "CreateSession",
-                   [master, auth](CallOptions* opts, const auto& request,
-                                  auto* response,
-                                  const ClientIdentity* client) {
-                     absl::Status created =
-                         master->CreateSession(opts, request, response);
-                     if (created.ok() && client != nullptr) {
-                       auth->RecordOwner(
-                           response->session_handle(), *client,
-                           [master](const std::string& handle) {
-                             return master->HasSession(handle);
-                           });
-                     }
-                     return created;
-                   }));
+  service->Add(
+      "CreateSession",
+      OnPool<CreateSessionRequest, CreateSessionResponse>(
+          pool, auth, "CreateSession",
+          [master, auth](CallOptions* opts, const auto& request, auto* response,
+                         const ClientIdentity* client) {
+            absl::Status created =
+                master->CreateSession(opts, request, response);
+            if (created.ok() && client != nullptr) {
+              auth->RecordOwner(response->session_handle(), *client,
+                                [master](const std::string& handle) {
+                                  return master->HasSession(handle);
+                                });
+            }
+            return created;
+          }));
   service->Add("ExtendSession",
                OnPool<ExtendSessionRequest, ExtendSessionResponse>(
                    pool, auth, "ExtendSession",
@@ -195,14 +192,14 @@ std::unique_ptr<RpcService> NewGrpcMasterService(Master* master,
   service->Add("ListDevices",
                OnPool<ListDevicesRequest, ListDevicesResponse>(
                    pool, auth, "ListDevices",
-                   [master](CallOptions* opts, const auto& request, auto* response,
-                            const ClientIdentity*) {
+                   [master](CallOptions* opts, const auto& request,
+                            auto* response, const ClientIdentity*) {
                      return master->ListDevices(opts, request, response);
                    }));
   service->Add("Reset", OnPool<ResetRequest, ResetResponse>(
-                   pool, auth, "Reset",
-                   [master](CallOptions*, const auto& request, auto* response,
-                            const ClientIdentity*) {
+                            pool, auth, "Reset",
+                            [master](CallOptions*, const auto& request,
+                                     auto* response, const ClientIdentity*) {
                               return master->Reset(request, response);
                             }));
   service->Add("MakeCallable",
@@ -215,8 +212,8 @@ std::unique_ptr<RpcService> NewGrpcMasterService(Master* master,
   service->Add("RunCallable",
                OnPool<RunCallableRequest, RunCallableResponse>(
                    pool, auth, "RunCallable",
-                   [master](CallOptions* opts, const auto& request, auto* response,
-                            const ClientIdentity*) {
+                   [master](CallOptions* opts, const auto& request,
+                            auto* response, const ClientIdentity*) {
                      return master->RunCallable(opts, request, response);
                    }));
   service->Add("ReleaseCallable",

@@ -36,6 +36,7 @@ class GrpcMasterServiceTest : public MasterTest {
     options.listen_address = "127.0.0.1:0";
     options.worker_cache = &cache_;
     options.cancel_grace = DefaultOptions().cancel_grace;
+    options.auth = Auth();
     absl::StatusOr<std::unique_ptr<MasterServer>> server =
         MasterServer::Create(cluster_, options);
     ASSERT_TRUE(server.ok()) << server.status();
@@ -44,6 +45,8 @@ class GrpcMasterServiceTest : public MasterTest {
     stub_ = tensorflow::MasterService::NewStub(
         NewGrpcChannel(server_->bound_address()));
   }
+  // The server's client authentication; none here.
+  virtual std::shared_ptr<ClientAuth> Auth() { return nullptr; }
   void TearDown() override {
     if (server_ != nullptr) server_->Stop(absl::Now() + absl::Seconds(5));
     server_.reset();
@@ -205,8 +208,7 @@ TEST_F(GrpcMasterServiceTest, ListDevicesAndCallables) {
 // clients keep to their own sessions; Reset is an admin's.
 class GrpcMasterServiceAuthTest : public GrpcMasterServiceTest {
  protected:
-  void SetUp() override {
-    MasterTest::SetUp();
+  std::shared_ptr<ClientAuth> Auth() override {
     const char* tmp = std::getenv("TEST_TMPDIR");
     const std::string tokens =
         std::string(tmp != nullptr ? tmp : "/tmp") + "/auth_tokens";
@@ -215,19 +217,8 @@ class GrpcMasterServiceAuthTest : public GrpcMasterServiceTest {
                           << Sha256Hex("ops") << " admin ops\n";
     absl::StatusOr<std::unique_ptr<ClientAuth>> auth =
         ClientAuth::FromFile(tokens, false);
-    ASSERT_TRUE(auth.ok()) << auth.status();
-    MasterServerOptions options;
-    options.listen_address = "127.0.0.1:0";
-    options.worker_cache = &cache_;
-    options.cancel_grace = DefaultOptions().cancel_grace;
-    options.auth = *std::move(auth);
-    absl::StatusOr<std::unique_ptr<MasterServer>> server =
-        MasterServer::Create(cluster_, options);
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    ASSERT_TRUE(server_->Start().ok());
-    stub_ = tensorflow::MasterService::NewStub(
-        NewGrpcChannel(server_->bound_address()));
+    EXPECT_TRUE(auth.ok()) << auth.status();
+    return auth.ok() ? std::shared_ptr<ClientAuth>(*std::move(auth)) : nullptr;
   }
 
   // A context carrying `token` (none when empty).

@@ -48,9 +48,10 @@ std::function<void()> ReloadOnHangup(
       spdlog::info("SIGHUP: TLS credentials reloaded: {}",
                    security->Describe());
     } else {
-      spdlog::error("SIGHUP: TLS credentials NOT reloaded (still using the "
-                    "previous ones): {}",
-                    std::string(reloaded.message()));
+      spdlog::error(
+          "SIGHUP: TLS credentials NOT reloaded (still using the "
+          "previous ones): {}",
+          std::string(reloaded.message()));
     }
   };
 }

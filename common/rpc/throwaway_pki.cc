@@ -18,64 +18,47 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/framework/status.h"
+#include "common/rpc/openssl_handles.h"
 
 namespace tributary {
 namespace {
 
-struct KeyDeleter {
-  void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
-};
-struct X509Deleter {
-  void operator()(X509* x) const { X509_free(x); }
-};
-struct BioDeleter {
-  void operator()(BIO* b) const { BIO_free(b); }
-};
-using KeyPtr = std::unique_ptr<EVP_PKEY, KeyDeleter>;
-using X509Ptr = std::unique_ptr<X509, X509Deleter>;
+using openssl::BioPtr;
+using openssl::KeyPtr;
+using openssl::X509Ptr;
 
 absl::Status OpenSslFailure(const std::string& what) {
-  const unsigned long code = ERR_get_error();  // NOLINT(runtime/int)
-  ERR_clear_error();
-  char buffer[256] = "unknown error";
-  if (code != 0) ERR_error_string_n(code, buffer, sizeof(buffer));
-  return errors::Internal("OpenSSL could not ", what, ": ", buffer);
-}
-
-std::string BioText(BIO* bio) {
-  char* data = nullptr;
-  const long size = BIO_get_mem_data(bio, &data);  // NOLINT(runtime/int)
-  return std::string(data, size);
+  std::string why = openssl::TakeError();
+  if (why.empty()) why = "unknown error";
+  return errors::Internal("OpenSSL could not ", what, ": ", why);
 }
 
 absl::StatusOr<std::string> KeyPem(EVP_PKEY* key) {
-  std::unique_ptr<BIO, BioDeleter> bio(BIO_new(BIO_s_mem()));
+  BioPtr bio(BIO_new(BIO_s_mem()));
   if (PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr,
                                nullptr) != 1) {
     return OpenSslFailure("write a private key");
   }
-  return BioText(bio.get());
+  return openssl::MemoryBioText(bio.get());
 }
 
 absl::StatusOr<std::string> CertificatePem(X509* cert) {
-  std::unique_ptr<BIO, BioDeleter> bio(BIO_new(BIO_s_mem()));
+  BioPtr bio(BIO_new(BIO_s_mem()));
   if (PEM_write_bio_X509(bio.get(), cert) != 1) {
     return OpenSslFailure("write a certificate");
   }
-  return BioText(bio.get());
+  return openssl::MemoryBioText(bio.get());
 }
 
 absl::StatusOr<KeyPtr> ParseKey(const std::string& pem) {
-  std::unique_ptr<BIO, BioDeleter> bio(
-      BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+  BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
   KeyPtr key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
   if (key == nullptr) return OpenSslFailure("read the CA key");
   return key;
 }
 
 absl::StatusOr<X509Ptr> ParseCertificate(const std::string& pem) {
-  std::unique_ptr<BIO, BioDeleter> bio(
-      BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+  BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
   X509Ptr cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
   if (cert == nullptr) return OpenSslFailure("read the CA certificate");
   return cert;
@@ -119,9 +102,9 @@ absl::StatusOr<X509Ptr> NewCertificate(EVP_PKEY* subject_key,
                                absl::ToInt64Seconds(validity)));
   X509_set_pubkey(cert.get(), subject_key);
   X509_NAME* name = X509_get_subject_name(cert.get());
-  X509_NAME_add_entry_by_txt(name, "O", MBSTRING_UTF8,
-                             reinterpret_cast<const unsigned char*>("Tributary"),
-                             -1, -1, 0);
+  X509_NAME_add_entry_by_txt(
+      name, "O", MBSTRING_UTF8,
+      reinterpret_cast<const unsigned char*>("Tributary"), -1, -1, 0);
   X509_NAME_add_entry_by_txt(
       name, "CN", MBSTRING_UTF8,
       reinterpret_cast<const unsigned char*>(common_name.c_str()), -1, -1, 0);
@@ -151,13 +134,13 @@ absl::StatusOr<ThrowawayCa> ThrowawayCa::Create(const std::string& common_name,
       X509Ptr cert,
       NewCertificate(key.get(), common_name, validity, absl::ZeroDuration()));
   X509_set_issuer_name(cert.get(), X509_get_subject_name(cert.get()));
-  TRIB_RETURN_IF_ERROR(
-      AddExtension(cert.get(), cert.get(), NID_basic_constraints,
-                   "critical,CA:TRUE,pathlen:0"));
+  TRIB_RETURN_IF_ERROR(AddExtension(cert.get(), cert.get(),
+                                    NID_basic_constraints,
+                                    "critical,CA:TRUE,pathlen:0"));
   TRIB_RETURN_IF_ERROR(AddExtension(cert.get(), cert.get(), NID_key_usage,
                                     "critical,keyCertSign,cRLSign"));
-  TRIB_RETURN_IF_ERROR(AddExtension(cert.get(), cert.get(),
-                                    NID_subject_key_identifier, "hash"));
+  TRIB_RETURN_IF_ERROR(
+      AddExtension(cert.get(), cert.get(), NID_subject_key_identifier, "hash"));
   if (X509_sign(cert.get(), key.get(), EVP_sha256()) == 0) {
     return OpenSslFailure("sign the CA certificate");
   }
@@ -177,13 +160,12 @@ absl::StatusOr<PemPair> ThrowawayCa::Issue(
       X509Ptr cert,
       NewCertificate(key.get(), common_name, validity, not_before_offset));
   X509_set_issuer_name(cert.get(), X509_get_subject_name(ca_cert.get()));
-  TRIB_RETURN_IF_ERROR(AddExtension(ca_cert.get(), cert.get(),
-                                    NID_basic_constraints, "critical,CA:FALSE"));
+  TRIB_RETURN_IF_ERROR(AddExtension(
+      ca_cert.get(), cert.get(), NID_basic_constraints, "critical,CA:FALSE"));
   TRIB_RETURN_IF_ERROR(AddExtension(ca_cert.get(), cert.get(), NID_key_usage,
                                     "critical,digitalSignature"));
-  TRIB_RETURN_IF_ERROR(AddExtension(ca_cert.get(), cert.get(),
-                                    NID_ext_key_usage,
-                                    "serverAuth,clientAuth"));
+  TRIB_RETURN_IF_ERROR(AddExtension(
+      ca_cert.get(), cert.get(), NID_ext_key_usage, "serverAuth,clientAuth"));
   TRIB_RETURN_IF_ERROR(AddExtension(ca_cert.get(), cert.get(),
                                     NID_authority_key_identifier, "keyid"));
   if (!hosts.empty()) {
@@ -206,8 +188,8 @@ absl::StatusOr<PemPair> ThrowawayCa::Issue(
 
 absl::Status WritePrivateFile(const std::string& path,
                               const std::string& contents) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                      0600);
+  const int fd =
+      open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) {
     return errors::Internal("Cannot write ", path, ": ", std::strerror(errno));
   }

@@ -19,6 +19,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/framework/status.h"
+#include "common/rpc/openssl_handles.h"
 #include "common/rpc/throwaway_pki.h"
 #include "grpc/grpc_security_constants.h"
 #include "grpc/support/log.h"
@@ -31,34 +32,13 @@ namespace {
 // How often gRPC re-reads the staged copies; Reload takes effect within it.
 constexpr unsigned int kRefreshIntervalSeconds = 1;
 
-struct BioDeleter {
-  void operator()(BIO* b) const { BIO_free(b); }
-};
-struct X509Deleter {
-  void operator()(X509* x) const { X509_free(x); }
-};
-struct KeyDeleter {
-  void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
-};
-struct StoreDeleter {
-  void operator()(X509_STORE* s) const { X509_STORE_free(s); }
-};
-struct StoreCtxDeleter {
-  void operator()(X509_STORE_CTX* c) const { X509_STORE_CTX_free(c); }
-};
-struct StackDeleter {
-  void operator()(STACK_OF(X509) * s) const { sk_X509_pop_free(s, X509_free); }
-};
-using X509Ptr = std::unique_ptr<X509, X509Deleter>;
+using openssl::BioPtr;
+using openssl::X509Ptr;
 
 // OpenSSL's last error as text, clearing its queue.
 std::string OpenSslError() {
-  const unsigned long code = ERR_get_error();  // NOLINT(runtime/int)
-  ERR_clear_error();
-  if (code == 0) return "no PEM data";
-  char buffer[256];
-  ERR_error_string_n(code, buffer, sizeof(buffer));
-  return buffer;
+  std::string why = openssl::TakeError();
+  return why.empty() ? "no PEM data" : why;
 }
 
 absl::StatusOr<std::string> ReadPemFile(const std::string& flag,
@@ -76,10 +56,10 @@ absl::StatusOr<std::string> ReadPemFile(const std::string& flag,
 }
 
 // Every certificate of a PEM text, in order.
-absl::StatusOr<std::vector<X509Ptr>> ParseCertificates(
-    const std::string& flag, const std::string& path, const std::string& pem) {
-  std::unique_ptr<BIO, BioDeleter> bio(
-      BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+absl::StatusOr<std::vector<X509Ptr>> ParseCertificates(const std::string& flag,
+                                                       const std::string& path,
+                                                       const std::string& pem) {
+  BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
   std::vector<X509Ptr> certs;
   while (X509* cert = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
     certs.emplace_back(cert);
@@ -99,11 +79,9 @@ std::string NameOf(X509_NAME* name) {
 }
 
 std::string NotAfter(X509* cert) {
-  std::unique_ptr<BIO, BioDeleter> bio(BIO_new(BIO_s_mem()));
+  BioPtr bio(BIO_new(BIO_s_mem()));
   ASN1_TIME_print(bio.get(), X509_get0_notAfter(cert));
-  char* data = nullptr;
-  const long size = BIO_get_mem_data(bio.get(), &data);  // NOLINT
-  return std::string(data, size);
+  return openssl::MemoryBioText(bio.get());
 }
 
 // Checks that `chain`'s leaf (with the rest as intermediates) chains to a
@@ -111,15 +89,14 @@ std::string NotAfter(X509* cert) {
 absl::Status VerifyChain(const TlsFiles& files,
                          const std::vector<X509Ptr>& chain,
                          const std::vector<X509Ptr>& ca) {
-  std::unique_ptr<X509_STORE, StoreDeleter> store(X509_STORE_new());
+  openssl::StorePtr store(X509_STORE_new());
   for (const X509Ptr& cert : ca) X509_STORE_add_cert(store.get(), cert.get());
-  std::unique_ptr<STACK_OF(X509), StackDeleter> intermediates(
-      sk_X509_new_null());
+  openssl::CertStackPtr intermediates(sk_X509_new_null());
   for (size_t i = 1; i < chain.size(); ++i) {
     X509_up_ref(chain[i].get());
     sk_X509_push(intermediates.get(), chain[i].get());
   }
-  std::unique_ptr<X509_STORE_CTX, StoreCtxDeleter> ctx(X509_STORE_CTX_new());
+  openssl::StoreCtxPtr ctx(X509_STORE_CTX_new());
   X509_STORE_CTX_init(ctx.get(), store.get(), chain[0].get(),
                       intermediates.get());
   if (X509_verify_cert(ctx.get()) != 1) {
@@ -170,8 +147,9 @@ absl::StatusOr<ValidatedFiles> Validate(const TlsFiles& files,
   }
   ValidatedFiles out;
   TRIB_ASSIGN_OR_RETURN(out.ca_pem, ReadPemFile("--tls-ca", files.ca_file));
-  TRIB_ASSIGN_OR_RETURN(std::vector<X509Ptr> ca,
-                        ParseCertificates("--tls-ca", files.ca_file, out.ca_pem));
+  TRIB_ASSIGN_OR_RETURN(
+      std::vector<X509Ptr> ca,
+      ParseCertificates("--tls-ca", files.ca_file, out.ca_pem));
   const std::string ca_name = NameOf(X509_get_subject_name(ca[0].get()));
   if (files.cert_file.empty()) {
     out.description = absl::StrCat("TLS, trusting CA ", ca_name);
@@ -183,9 +161,9 @@ absl::StatusOr<ValidatedFiles> Validate(const TlsFiles& files,
       std::vector<X509Ptr> chain,
       ParseCertificates("--tls-cert", files.cert_file, out.cert_pem));
   TRIB_ASSIGN_OR_RETURN(out.key_pem, ReadPemFile("--tls-key", files.key_file));
-  std::unique_ptr<BIO, BioDeleter> key_bio(BIO_new_mem_buf(
-      out.key_pem.data(), static_cast<int>(out.key_pem.size())));
-  std::unique_ptr<EVP_PKEY, KeyDeleter> key(
+  BioPtr key_bio(BIO_new_mem_buf(out.key_pem.data(),
+                                 static_cast<int>(out.key_pem.size())));
+  openssl::KeyPtr key(
       PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr));
   if (key == nullptr) {
     return errors::InvalidArgument("--tls-key ", files.key_file,
@@ -230,12 +208,13 @@ absl::StatusOr<std::shared_ptr<TransportSecurity>> TransportSecurity::Load(
   security->files_ = files;
   security->role_ = role;
   const char* tmp = getenv("TMPDIR");
-  std::string pattern =
-      absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp",
-                   "/tributary-tls-XXXXXX");
+  std::string pattern = absl::StrCat(
+      tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", "/tributary-tls-XXXXXX");
   if (mkdtemp(pattern.data()) == nullptr) {
-    return errors::Internal("Cannot create a private directory for the TLS "
-                            "credentials (", pattern, ")");
+    return errors::Internal(
+        "Cannot create a private directory for the TLS "
+        "credentials (",
+        pattern, ")");
   }
   security->staging_dir_ = pattern;
   {
@@ -275,7 +254,8 @@ absl::Status TransportSecurity::Publish(Role role) {
     TRIB_RETURN_IF_ERROR(
         WriteAtomically(staging_dir_, "cert.pem", validated.cert_pem));
   }
-  TRIB_RETURN_IF_ERROR(WriteAtomically(staging_dir_, "ca.pem", validated.ca_pem));
+  TRIB_RETURN_IF_ERROR(
+      WriteAtomically(staging_dir_, "ca.pem", validated.ca_pem));
   description_ = std::move(validated.description);
   return absl::OkStatus();
 }

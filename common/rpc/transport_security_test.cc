@@ -81,10 +81,9 @@ class TransportSecurityTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const char* tmp = std::getenv("TEST_TMPDIR");
-    dir_ = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/pki_",
-                        ::testing::UnitTest::GetInstance()
-                            ->current_test_info()
-                            ->name());
+    dir_ = absl::StrCat(
+        tmp != nullptr ? tmp : "/tmp", "/pki_",
+        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
     absl::StatusOr<ThrowawayCa> ca = ThrowawayCa::Create("cluster CA");
     ASSERT_TRUE(ca.ok()) << ca.status();
@@ -98,9 +97,7 @@ class TransportSecurityTest : public ::testing::Test {
     WritePair("foreign", *foreign->Issue("intruder", {"127.0.0.1"}));
   }
 
-  std::string Path(const std::string& name) const {
-    return dir_ + "/" + name;
-  }
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
   void Write(const std::string& name, const std::string& text) {
     ASSERT_TRUE(WritePrivateFile(Path(name), text).ok());
   }
@@ -113,8 +110,8 @@ class TransportSecurityTest : public ::testing::Test {
   }
 
   std::shared_ptr<TransportSecurity> Daemon(const std::string& name) {
-    auto security = TransportSecurity::Load(Files(name),
-                                            TransportSecurity::Role::kDaemon);
+    auto security =
+        TransportSecurity::Load(Files(name), TransportSecurity::Role::kDaemon);
     EXPECT_TRUE(security.ok()) << security.status();
     return security.ok() ? *security : nullptr;
   }
@@ -122,18 +119,17 @@ class TransportSecurityTest : public ::testing::Test {
   // A server on 127.0.0.1:0 with `security`'s credentials.
   std::unique_ptr<GrpcServer> Serve(const TransportSecurity& security,
                                     PeerCertificates peers) {
-    auto server = std::make_unique<GrpcServer>(
-        -1, security.ServerCredentials(peers));
+    auto server =
+        std::make_unique<GrpcServer>(-1, security.ServerCredentials(peers));
     EXPECT_TRUE(server->Start("127.0.0.1:0", {WhoAmIService()}).ok());
     return server;
   }
 
   // A channel with a connection of its own: gRPC otherwise shares one
   // connection (one handshake) among channels with equal settings.
-  std::shared_ptr<grpc::Channel> Channel(const GrpcServer& server,
-                                         const TransportSecurity& security,
-                                         const std::string& host =
-                                             "127.0.0.1") {
+  std::shared_ptr<grpc::Channel> Channel(
+      const GrpcServer& server, const TransportSecurity& security,
+      const std::string& host = "127.0.0.1") {
     grpc::ChannelArguments args = GrpcChannelArguments();
     args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     return grpc::CreateCustomChannel(absl::StrCat(host, ":", server.port()),
@@ -162,8 +158,7 @@ TEST_F(TransportSecurityTest, MutualTlsBetweenMembersOfTheCluster) {
   EXPECT_NE(result.server_subject.find("CN=server"), std::string::npos)
       << result.server_subject;
   // "localhost" is a name of the server's certificate too.
-  EXPECT_TRUE(
-      Ask(Channel(*server, *client_security, "localhost")).status.ok());
+  EXPECT_TRUE(Ask(Channel(*server, *client_security, "localhost")).status.ok());
 }
 
 TEST_F(TransportSecurityTest, RefusesPlaintextForeignAndCertificatelessPeers) {
@@ -171,8 +166,7 @@ TEST_F(TransportSecurityTest, RefusesPlaintextForeignAndCertificatelessPeers) {
   ASSERT_NE(server_security, nullptr);
   auto server = Serve(*server_security, PeerCertificates::kRequired);
 
-  CallResult plaintext =
-      Ask(Channel(*server, *TransportSecurity::Plaintext()));
+  CallResult plaintext = Ask(Channel(*server, *TransportSecurity::Plaintext()));
   EXPECT_EQ(plaintext.status.error_code(), grpc::StatusCode::UNAVAILABLE)
       << plaintext.status.error_message();
 
@@ -185,8 +179,8 @@ TEST_F(TransportSecurityTest, RefusesPlaintextForeignAndCertificatelessPeers) {
   EXPECT_EQ(foreign.status.error_code(), grpc::StatusCode::UNAVAILABLE);
 
   // A client with only the CA (no certificate of its own).
-  auto anonymous = TransportSecurity::Load(
-      {"", "", Path("ca.pem")}, TransportSecurity::Role::kClient);
+  auto anonymous = TransportSecurity::Load({"", "", Path("ca.pem")},
+                                           TransportSecurity::Role::kClient);
   ASSERT_TRUE(anonymous.ok()) << anonymous.status();
   EXPECT_EQ(Ask(Channel(*server, **anonymous)).status.error_code(),
             grpc::StatusCode::UNAVAILABLE);
@@ -199,8 +193,8 @@ TEST_F(TransportSecurityTest, OptionalClientCertificatesForTheMaster) {
   auto server_security = Daemon("server");
   ASSERT_NE(server_security, nullptr);
   auto server = Serve(*server_security, PeerCertificates::kOptional);
-  auto anonymous = TransportSecurity::Load(
-      {"", "", Path("ca.pem")}, TransportSecurity::Role::kClient);
+  auto anonymous = TransportSecurity::Load({"", "", Path("ca.pem")},
+                                           TransportSecurity::Role::kClient);
   ASSERT_TRUE(anonymous.ok()) << anonymous.status();
   CallResult result = Ask(Channel(*server, **anonymous));
   ASSERT_TRUE(result.status.ok()) << result.status.error_message();
@@ -228,8 +222,10 @@ TEST_F(TransportSecurityTest, ClientsCheckTheServersName) {
 
 TEST_F(TransportSecurityTest, ValidatesFilesBeforeUse) {
   using Role = TransportSecurity::Role;
-  auto message = [](const absl::StatusOr<std::shared_ptr<TransportSecurity>>&
-                        s) { return std::string(s.status().message()); };
+  auto message =
+      [](const absl::StatusOr<std::shared_ptr<TransportSecurity>>& s) {
+        return std::string(s.status().message());
+      };
 
   auto missing = TransportSecurity::Load(
       {Path("nope.crt"), Path("server.key"), Path("ca.pem")}, Role::kDaemon);
@@ -240,8 +236,7 @@ TEST_F(TransportSecurityTest, ValidatesFilesBeforeUse) {
 
   Write("garbage.pem", "not a certificate\n");
   auto garbage = TransportSecurity::Load(
-      {Path("garbage.pem"), Path("server.key"), Path("ca.pem")},
-      Role::kDaemon);
+      {Path("garbage.pem"), Path("server.key"), Path("ca.pem")}, Role::kDaemon);
   EXPECT_NE(message(garbage).find("not a PEM file"), std::string::npos)
       << message(garbage);
 
@@ -258,13 +253,13 @@ TEST_F(TransportSecurityTest, ValidatesFilesBeforeUse) {
       << message(foreign);
 
   WritePair("expired", *ca_.Issue("expired", {"127.0.0.1"}, absl::Hours(1),
-                                   -absl::Hours(48)));
+                                  -absl::Hours(48)));
   auto expired = TransportSecurity::Load(Files("expired"), Role::kDaemon);
   EXPECT_NE(message(expired).find("expired"), std::string::npos)
       << message(expired);
 
-  auto partial = TransportSecurity::Load({Path("server.crt"), "", ""},
-                                         Role::kDaemon);
+  auto partial =
+      TransportSecurity::Load({Path("server.crt"), "", ""}, Role::kDaemon);
   EXPECT_NE(message(partial).find("all of --tls-cert, --tls-key and --tls-ca"),
             std::string::npos);
 }
@@ -281,9 +276,9 @@ TEST_F(TransportSecurityTest, ReloadTakesNewCertificatesAndKeepsOldOnError) {
   // A broken rotation is refused; the server keeps its certificate.
   Write("server.crt", "-----BEGIN CERTIFICATE-----\ntruncated\n");
   EXPECT_FALSE(server_security->Reload().ok());
-  EXPECT_NE(Ask(Channel(*server, *client_security))
-                .server_subject.find("CN=server"),
-            std::string::npos);
+  EXPECT_NE(
+      Ask(Channel(*server, *client_security)).server_subject.find("CN=server"),
+      std::string::npos);
 
   // A good one: new handshakes present it within the refresh interval,
   // and the connection made before keeps working.

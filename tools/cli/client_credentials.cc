@@ -45,23 +45,26 @@ TlsFiles FromClusterState(const std::string& state_dir,
 
 }  // namespace
 
-void AddClientCredentialFlags(CLI::App* command,
-                              ClientCredentialFlags* flags) {
-  command->add_option("--tls-ca", flags->tls.ca_file,
-                      "PEM CA certificate the master's certificate chains to "
-                      "(a master serving TLS); default: the files of the "
-                      "`tributary cluster up` whose master is --target")
+void AddClientCredentialFlags(CLI::App* command, ClientCredentialFlags* flags) {
+  command
+      ->add_option("--tls-ca", flags->tls.ca_file,
+                   "PEM CA certificate the master's certificate chains to "
+                   "(a master serving TLS); default: the files of the "
+                   "`tributary cluster up` whose master is --target")
       ->type_name("FILE");
-  command->add_option("--tls-cert", flags->tls.cert_file,
-                      "PEM client certificate, with --tls-key (optional)")
+  command
+      ->add_option("--tls-cert", flags->tls.cert_file,
+                   "PEM client certificate, with --tls-key (optional)")
       ->type_name("FILE");
-  command->add_option("--tls-key", flags->tls.key_file,
-                      "PEM private key of --tls-cert")
+  command
+      ->add_option("--tls-key", flags->tls.key_file,
+                   "PEM private key of --tls-cert")
       ->type_name("FILE");
-  command->add_option("--token-file", flags->token_file,
-                      "File whose first line is the token for a master "
-                      "started with --auth-tokens (default: "
-                      "$TRIBUTARY_TOKEN)")
+  command
+      ->add_option("--token-file", flags->token_file,
+                   "File whose first line is the token for a master "
+                   "started with --auth-tokens (default: "
+                   "$TRIBUTARY_TOKEN)")
       ->type_name("FILE");
 }
 

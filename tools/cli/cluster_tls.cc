@@ -66,16 +66,14 @@ absl::StatusOr<ClusterTls> MakeThrowawayClusterPki(
           absl::StrCat("/job:", job, "/replica:0/task:", task);
       TRIB_ASSIGN_OR_RETURN(std::string address,
                             cluster.TaskAddress(job, task));
-      TRIB_ASSIGN_OR_RETURN(
-          tls.tasks[name],
-          IssueInto(ca, dir, absl::StrCat(job, "-", task), name,
-                    HostsFor(HostOf(address))));
+      TRIB_ASSIGN_OR_RETURN(tls.tasks[name],
+                            IssueInto(ca, dir, absl::StrCat(job, "-", task),
+                                      name, HostsFor(HostOf(address))));
     }
   }
   TRIB_ASSIGN_OR_RETURN(tls.master, IssueInto(ca, dir, "master", "master",
                                               HostsFor(master_host)));
-  TRIB_ASSIGN_OR_RETURN(tls.client,
-                        IssueInto(ca, dir, "client", "client", {}));
+  TRIB_ASSIGN_OR_RETURN(tls.client, IssueInto(ca, dir, "client", "client", {}));
   return tls;
 }
 
@@ -89,8 +87,8 @@ ClusterTls SameFilesEverywhere(const ClusterSpec& cluster,
 }
 
 std::vector<std::string> TlsFlags(const TlsFiles& files) {
-  return {"--tls-cert", files.cert_file, "--tls-key", files.key_file,
-          "--tls-ca", files.ca_file};
+  return {"--tls-cert",   files.cert_file, "--tls-key",
+          files.key_file, "--tls-ca",      files.ca_file};
 }
 
 }  // namespace tributary
