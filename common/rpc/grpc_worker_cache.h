@@ -13,6 +13,7 @@
 #include "common/cluster/cluster_spec.h"
 #include "common/distributed/worker_cache.h"
 #include "common/framework/allocator.h"
+#include "common/rpc/grpc_channel.h"
 #include "common/rpc/rpc_loop.h"
 
 namespace tributary {
@@ -22,7 +23,8 @@ namespace tributary {
 // transfer. `loop`: the network thread the calls run on (a daemon passes
 // its GrpcServer's loop; nullptr: RpcLoop::SharedClientLoop()).
 std::unique_ptr<WorkerCacheInterface> NewGrpcWorkerCache(
-    const ClusterSpec& cluster, int64_t max_message_bytes = -1,
+    const ClusterSpec& cluster,
+    int64_t max_message_bytes = kDefaultMaxMessageBytes,
     Allocator* allocator = cpu_allocator(),
     std::shared_ptr<RpcLoop> loop = nullptr);
 

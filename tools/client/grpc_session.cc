@@ -59,7 +59,7 @@ absl::StatusOr<std::string> GrpcTargetAddress(const std::string& target) {
 absl::StatusOr<std::unique_ptr<GrpcSession>> GrpcSession::New(
     GrpcSessionOptions options) {
   TRIB_ASSIGN_OR_RETURN(std::string address, GrpcTargetAddress(options.target));
-  std::shared_ptr<grpc::Channel> channel = NewGrpcChannel(address);
+  std::shared_ptr<grpc::Channel> channel = NewGrpcChannel(address, options.max_message_size);
   return std::unique_ptr<GrpcSession>(new GrpcSession(
       std::move(options), std::move(address), std::move(channel)));
 }

@@ -47,6 +47,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "common/rpc/grpc_channel.h"
 #include "common/runtime/session/session.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
@@ -72,6 +73,10 @@ inline constexpr absl::Duration kDeadlineMargin = absl::Seconds(5);
 struct GrpcSessionOptions {
   // "grpc://host:port" (the scheme is required).
   std::string target;
+  // Largest gRPC message sent or received, in bytes (feeds and fetches of
+  // one step travel in one message); -1: unlimited (gRPC's own cap is
+  // 2 GiB). Match the master's --max-message-size.
+  int64_t max_message_size = kDefaultMaxMessageBytes;
   // Sent to the master with CreateSession; operation_timeout_in_ms also sets
   // our deadlines (see above).
   tensorflow::ConfigProto config;
