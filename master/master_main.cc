@@ -79,9 +79,37 @@ int Run(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--max-message-size", flags.server.max_message_size,
                  "Largest gRPC message in bytes, sent or received, to clients "
-                 "and workers; -1: unlimited (gRPC's own cap is 2 GiB)")
+                 "and workers (one step's feeds or fetches travel in one "
+                 "message); -1: unlimited (gRPC's own cap is 2 GiB). A "
+                 "message over it fails its call with RESOURCE_EXHAUSTED")
       ->type_name("BYTES")
       ->capture_default_str();
+  app.add_option("--max-graph-bytes", flags.server.max_graph_bytes,
+                 "Largest GraphDef a session may have, in serialised bytes "
+                 "(CreateSession's, and the graph grown by ExtendSession); "
+                 "more is RESOURCE_EXHAUSTED; 0: unlimited")
+      ->type_name("BYTES")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-sessions", flags.server.max_sessions,
+                 "Sessions open at once; CreateSession beyond it is "
+                 "RESOURCE_EXHAUSTED; 0: unlimited")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-steps-per-client", flags.server.max_steps_per_client,
+                 "Steps (RunStep, RunCallable) one client may have in flight "
+                 "at once, a client being its host address; more is "
+                 "RESOURCE_EXHAUSTED; 0: unlimited")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-steps-per-session", flags.server.max_steps_per_session,
+                 "Steps one session may have in flight at once; more is "
+                 "RESOURCE_EXHAUSTED; 0: unlimited")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--grace-period", flags.grace_period_s,
                  "Seconds running calls get to finish after SIGTERM/SIGINT "
                  "before their steps are cancelled")
@@ -126,6 +154,12 @@ int Run(int argc, char** argv) {
     return kExitRuntime;
   }
   spdlog::info("cluster: {}", loaded->cluster.ToJson());
+  spdlog::info("limits (0: unlimited): --max-message-size {}, "
+               "--max-graph-bytes {}, --max-sessions {}, "
+               "--max-steps-per-client {}, --max-steps-per-session {}",
+               options.max_message_size, options.max_graph_bytes,
+               options.max_sessions, options.max_steps_per_client,
+               options.max_steps_per_session);
   spdlog::info("listening on {}", master.bound_address());
 
   return ServeUntilTerminated(

@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/framework/status.h"
+#include "common/rpc/client_identity.h"
 #include "common/rpc/grpc_channel.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
@@ -126,6 +127,7 @@ class GrpcServer::Call final : public RpcServerCall {
     if (deadline != std::chrono::system_clock::time_point::max()) {
       opts_.SetDeadline(absl::FromChrono(deadline));
     }
+    opts_.set_client(ClientKeyFromPeer(context_.peer()));
     server_->loop_->StartOp([this] { stream_.Read(&request_, &read_); });
   }
 
