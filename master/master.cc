@@ -250,16 +250,19 @@ void Master::RunStepAsync(CallOptions* opts, const RunStepRequestMsg& request,
   };
   auto scope = std::make_shared<CallScope>(this);
   absl::Status s = scope->status();
-  if (s.ok()) {
-    s = request_ids_.TrackUnique(request.proto.request_id(), "RunStepRequest");
-  }
   absl::StatusOr<std::shared_ptr<MasterSession>> session =
       s.ok() ? FindSession(request.proto.session_handle())
              : absl::StatusOr<std::shared_ptr<MasterSession>>(s);
+  // The limits first: a step refused for them did nothing, so the client
+  // may send it again with the same request_id.
   absl::StatusOr<std::shared_ptr<StepSlots>> slots =
       session.ok() ? AcquireStepSlots(opts, (*session)->handle())
                    : absl::StatusOr<std::shared_ptr<StepSlots>>(
                          session.status());
+  if (slots.ok()) {
+    s = request_ids_.TrackUnique(request.proto.request_id(), "RunStepRequest");
+    if (!s.ok()) slots = s;
+  }
   if (!slots.ok()) {
     scope.reset();
     finish(slots.status());
@@ -385,12 +388,12 @@ absl::Status Master::RunCallable(CallOptions* opts,
                                  tensorflow::RunCallableResponse* response) {
   CallScope scope(this);
   TRIB_RETURN_IF_ERROR(scope.status());
-  TRIB_RETURN_IF_ERROR(request_ids_.TrackUnique(request.request_id(),
-                                                "RunCallableRequest"));
   TRIB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session,
                         FindSession(request.session_handle()));
   TRIB_ASSIGN_OR_RETURN(std::shared_ptr<StepSlots> slots,
                         AcquireStepSlots(opts, session->handle()));
+  TRIB_RETURN_IF_ERROR(request_ids_.TrackUnique(request.request_id(),
+                                                "RunCallableRequest"));
   return session->RunCallable(opts, request, response);
 }
 

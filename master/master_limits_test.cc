@@ -181,7 +181,19 @@ TEST_F(StepLimitTest, StepsBeyondMaxStepsPerSessionAreResourceExhausted) {
   EXPECT_THAT(std::string(s.message()), HasSubstr(*a));
   s = RunAs(*b, "ipv4:10.0.0.2", /*timeout_ms=*/100);
   EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
+  // A refused step did nothing: sent again with the same request_id once
+  // there is room, it runs.
+  RunStepRequestMsg req;
+  req.proto.set_session_handle(*a);
+  req.proto.set_request_id(4242);
+  req.feed.emplace_back("x:0", test::AsTensor<float>({1, 2}));
+  req.proto.add_fetch("z:0");
+  RunStepResponseMsg resp;
+  s = master_->RunStep(nullptr, req, &resp);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
   CancelHangingSteps();
+  s = master_->RunStep(nullptr, req, &resp);
+  EXPECT_TRUE(s.ok()) << s;
   EXPECT_TRUE(RunAs(*a, "ipv4:10.0.0.2").ok());
 }
 
