@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -130,7 +131,12 @@ class GrpcServer::Call final : public RpcServerCall {
   }
 
   const grpc::ByteBuffer& request() const override { return request_; }
-  const RpcCaller& caller() const override { return caller_; }
+  // Read off the context on first use: only authentication asks, so the
+  // RecvTensor and RunGraph path never pays for it.
+  const RpcCaller& caller() const override {
+    if (!caller_.has_value()) caller_ = CallerOf(context_);
+    return *caller_;
+  }
   CallOptions* opts() override { return &opts_; }
 
   void Finish(const grpc::Status& status, grpc::ByteBuffer response) override {
@@ -163,7 +169,6 @@ class GrpcServer::Call final : public RpcServerCall {
       return;
     }
     server_->RequestNextCall();
-    caller_ = CallerOf(context_);
     const auto deadline = context_.deadline();
     if (deadline != std::chrono::system_clock::time_point::max()) {
       opts_.SetDeadline(absl::FromChrono(deadline));
@@ -206,7 +211,7 @@ class GrpcServer::Call final : public RpcServerCall {
   grpc::GenericServerAsyncReaderWriter stream_{&context_};
   grpc::ByteBuffer request_;
   grpc::ByteBuffer response_;
-  RpcCaller caller_;
+  mutable std::optional<RpcCaller> caller_;
   CallOptions opts_;
   int pending_ = 2;  // Finished + done; only touched on the loop thread.
   Step requested_{this, &Call::OnRequested};

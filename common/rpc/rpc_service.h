@@ -45,6 +45,8 @@ struct RpcCaller {
 class RpcServerCall {
  public:
   virtual ~RpcServerCall() = default;
+  // Who made the call; read from the connection and metadata on first use,
+  // from the thread handling the call.
   virtual const RpcCaller& caller() const = 0;
   // The request message's bytes.
   virtual const grpc::ByteBuffer& request() const = 0;
