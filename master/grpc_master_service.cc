@@ -4,6 +4,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "common/rpc/client_identity.h"
 #include "common/rpc/grpc_status.h"
 #include "common/rpc/rpc_service.h"
 #include "common/rpc/tensor_coding.h"
@@ -26,11 +27,27 @@ std::string SessionOf(const Request&, long) {  // NOLINT(runtime/int)
 
 // `make(client)`'s handler for each call, after the caller is
 // authenticated (`client` null without authentication). A caller who is
-// not is refused and logged (by address; never the token).
+// not is refused and logged (by address; never the token). The call's
+// CallOptions::client(), the key of --max-steps-per-client, is the
+// authenticated name, or without authentication the caller's host (read
+// only when that limit is on: it costs a peer string per call).
+struct Callers {
+  ClientAuth* auth = nullptr;  // null: no authentication
+  bool key_clients = false;    // --max-steps-per-client is on
+};
+
 template <typename MakeHandler>
-RpcHandler Authenticated(ClientAuth* auth, absl::string_view method,
+RpcHandler Authenticated(const Callers& callers, absl::string_view method,
                          MakeHandler make) {
-  if (auth == nullptr) return make(nullptr);
+  ClientAuth* auth = callers.auth;
+  if (auth == nullptr) {
+    RpcHandler handler = make(nullptr);
+    if (!callers.key_clients) return handler;
+    return [handler](RpcServerCall* call) {
+      call->opts()->set_client(ClientKeyFromPeer(call->caller().address));
+      handler(call);
+    };
+  }
   return [auth, method = std::string(method), make](RpcServerCall* call) {
     absl::StatusOr<ClientIdentity> client = auth->Authenticate(call->caller());
     if (!client.ok()) {
@@ -39,6 +56,7 @@ RpcHandler Authenticated(ClientAuth* auth, absl::string_view method,
       call->Finish(ToGrpcStatus(client.status()), grpc::ByteBuffer());
       return;
     }
+    call->opts()->set_client(ClientKeyForPrincipal(client->name));
     make(std::make_shared<const ClientIdentity>(*std::move(client)))(call);
   };
 }
@@ -61,7 +79,8 @@ absl::Status Authorize(ClientAuth* auth,
 // (Master::RunStepAsync); only copying big feeds out of the network buffers
 // would, so calls with big requests are handled on a pool thread.
 RpcHandler RunStepHandler(Master* master, BlockingCallPool* pool,
-                          Allocator* allocator, ClientAuth* auth) {
+                          Allocator* allocator, const Callers& callers) {
+  ClientAuth* auth = callers.auth;
   struct Messages {
     RunStepRequestMsg request;
     RunStepResponseMsg response;
@@ -87,7 +106,7 @@ RpcHandler RunStepHandler(Master* master, BlockingCallPool* pool,
                                  m.response.tensor, out);
         });
   };
-  RpcHandler handler = Authenticated(auth, "RunStep", make);
+  RpcHandler handler = Authenticated(callers, "RunStep", make);
   constexpr size_t kDecodeOnPoolBytes = 1 << 20;
   return [handler, pool](RpcServerCall* call) {
     if (call->request().Length() >= kDecodeOnPoolBytes) {
@@ -102,8 +121,9 @@ RpcHandler RunStepHandler(Master* master, BlockingCallPool* pool,
 // on a pool thread, never on the network thread. `fn(opts, request,
 // response, client)`; `client` is null without authentication.
 template <typename Request, typename Response, typename Fn>
-RpcHandler OnPool(BlockingCallPool* pool, ClientAuth* auth,
+RpcHandler OnPool(BlockingCallPool* pool, const Callers& callers,
                   absl::string_view method, Fn fn) {
+  ClientAuth* auth = callers.auth;
   auto make = [pool, auth, method = std::string(method),
                fn](std::shared_ptr<const ClientIdentity> client) {
     return TypedHandler<Request, Response>(
@@ -118,7 +138,7 @@ RpcHandler OnPool(BlockingCallPool* pool, ClientAuth* auth,
           });
         });
   };
-  return Authenticated(auth, method, make);
+  return Authenticated(callers, method, make);
 }
 
 }  // namespace
@@ -129,6 +149,7 @@ std::unique_ptr<RpcService> NewGrpcMasterService(Master* master,
                                                  ClientAuth* auth) {
   if (allocator == nullptr) allocator = cpu_allocator();
   auto service = std::make_unique<RpcService>("tensorflow.MasterService");
+  const Callers callers{auth, master->limits_steps_per_client()};
   using tensorflow::CloseSessionRequest;
   using tensorflow::CloseSessionResponse;
   using tensorflow::CreateSessionRequest;
@@ -150,7 +171,7 @@ std::unique_ptr<RpcService> NewGrpcMasterService(Master* master,
   service->Add(
       "CreateSession",
       OnPool<CreateSessionRequest, CreateSessionResponse>(
-          pool, auth, "CreateSession",
+          pool, callers, "CreateSession",
           [master, auth](CallOptions* opts, const auto& request, auto* response,
                          const ClientIdentity* client) {
             absl::Status created =
@@ -165,21 +186,21 @@ std::unique_ptr<RpcService> NewGrpcMasterService(Master* master,
           }));
   service->Add("ExtendSession",
                OnPool<ExtendSessionRequest, ExtendSessionResponse>(
-                   pool, auth, "ExtendSession",
+                   pool, callers, "ExtendSession",
                    [master](CallOptions*, const auto& request, auto* response,
                             const ClientIdentity*) {
                      return master->ExtendSession(request, response);
                    }));
   service->Add("PartialRunSetup",
                OnPool<PartialRunSetupRequest, PartialRunSetupResponse>(
-                   pool, auth, "PartialRunSetup",
+                   pool, callers, "PartialRunSetup",
                    [master](CallOptions*, const auto& request, auto* response,
                             const ClientIdentity*) {
                      return master->PartialRunSetup(request, response);
                    }));
   service->Add("CloseSession",
                OnPool<CloseSessionRequest, CloseSessionResponse>(
-                   pool, auth, "CloseSession",
+                   pool, callers, "CloseSession",
                    [master, auth](CallOptions*, const auto& request,
                                   auto* response, const ClientIdentity*) {
                      absl::Status closed =
@@ -191,39 +212,39 @@ std::unique_ptr<RpcService> NewGrpcMasterService(Master* master,
                    }));
   service->Add("ListDevices",
                OnPool<ListDevicesRequest, ListDevicesResponse>(
-                   pool, auth, "ListDevices",
+                   pool, callers, "ListDevices",
                    [master](CallOptions* opts, const auto& request,
                             auto* response, const ClientIdentity*) {
                      return master->ListDevices(opts, request, response);
                    }));
   service->Add("Reset", OnPool<ResetRequest, ResetResponse>(
-                            pool, auth, "Reset",
+                            pool, callers, "Reset",
                             [master](CallOptions*, const auto& request,
                                      auto* response, const ClientIdentity*) {
                               return master->Reset(request, response);
                             }));
   service->Add("MakeCallable",
                OnPool<MakeCallableRequest, MakeCallableResponse>(
-                   pool, auth, "MakeCallable",
+                   pool, callers, "MakeCallable",
                    [master](CallOptions*, const auto& request, auto* response,
                             const ClientIdentity*) {
                      return master->MakeCallable(request, response);
                    }));
   service->Add("RunCallable",
                OnPool<RunCallableRequest, RunCallableResponse>(
-                   pool, auth, "RunCallable",
+                   pool, callers, "RunCallable",
                    [master](CallOptions* opts, const auto& request,
                             auto* response, const ClientIdentity*) {
                      return master->RunCallable(opts, request, response);
                    }));
   service->Add("ReleaseCallable",
                OnPool<ReleaseCallableRequest, ReleaseCallableResponse>(
-                   pool, auth, "ReleaseCallable",
+                   pool, callers, "ReleaseCallable",
                    [master](CallOptions*, const auto& request, auto* response,
                             const ClientIdentity*) {
                      return master->ReleaseCallable(request, response);
                    }));
-  service->Add("RunStep", RunStepHandler(master, pool, allocator, auth));
+  service->Add("RunStep", RunStepHandler(master, pool, allocator, callers));
   return service;
 }
 

@@ -1,22 +1,23 @@
-// The master's gRPC service (a MasterServer) on 127.0.0.1, called the way TensorFlow's
-// client calls it: generated protobuf stubs (typed float_val feeds, as
-// TensorFlow's Python sends them), store_errors_in_response_body, call
-// deadlines. The workers are fakes.
-
-#include "master/master_server.h"
+// The master's gRPC service (a MasterServer) on 127.0.0.1, called the way
+// TensorFlow's client calls it: generated protobuf stubs (typed float_val
+// feeds, as TensorFlow's Python sends them), store_errors_in_response_body,
+// call deadlines. The workers are fakes.
 
 #include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "absl/synchronization/notification.h"
 #include "common/framework/tensor_testutil.h"
 #include "common/rpc/grpc_channel.h"
 #include "gmock/gmock.h"
 #include "grpcpp/client_context.h"
 #include "gtest/gtest.h"
 #include "master/client_auth.h"
+#include "master/master_server.h"
 #include "master/testing/master_test_util.h"
 #include "protos/master_service.grpc.pb.h"
 
@@ -37,6 +38,7 @@ class GrpcMasterServiceTest : public MasterTest {
     options.worker_cache = &cache_;
     options.cancel_grace = DefaultOptions().cancel_grace;
     options.auth = Auth();
+    Configure(&options);
     absl::StatusOr<std::unique_ptr<MasterServer>> server =
         MasterServer::Create(cluster_, options);
     ASSERT_TRUE(server.ok()) << server.status();
@@ -47,6 +49,8 @@ class GrpcMasterServiceTest : public MasterTest {
   }
   // The server's client authentication; none here.
   virtual std::shared_ptr<ClientAuth> Auth() { return nullptr; }
+  // Other server options of a derived fixture.
+  virtual void Configure(MasterServerOptions*) {}
   void TearDown() override {
     if (server_ != nullptr) server_->Stop(absl::Now() + absl::Seconds(5));
     server_.reset();
@@ -239,15 +243,22 @@ class GrpcMasterServiceAuthTest : public GrpcMasterServiceTest {
 
   grpc::Status Run(const std::string& token, const std::string& handle) {
     grpc::ClientContext ctx;
-    As(&ctx, token);
+    return RunFetching(&ctx, token, handle, "x:0");
+  }
+
+  // A step feeding x:0 and fetching `fetch` (x:0 itself: no worker runs).
+  grpc::Status RunFetching(grpc::ClientContext* ctx, const std::string& token,
+                           const std::string& handle,
+                           const std::string& fetch) {
+    As(ctx, token);
     tensorflow::RunStepRequest req;
     req.set_session_handle(handle);
     auto* feed = req.add_feed();
     feed->set_name("x:0");
     test::AsTensor<float>({1, 2}).AsProtoTensorContent(feed->mutable_tensor());
-    req.add_fetch("x:0");
+    req.add_fetch(fetch);
     tensorflow::RunStepResponse resp;
-    return stub_->RunStep(&ctx, req, &resp);
+    return stub_->RunStep(ctx, req, &resp);
   }
 
   grpc::Status Close(const std::string& token, const std::string& handle) {
@@ -312,6 +323,53 @@ TEST_F(GrpcMasterServiceAuthTest, ResetIsAnAdminsCall) {
   EXPECT_EQ(server_->master()->num_sessions(), 1);
   EXPECT_TRUE(Reset("ops").ok());
   EXPECT_EQ(server_->master()->num_sessions(), 0);
+}
+
+// Under --auth-tokens, --max-steps-per-client counts the steps of each
+// token's name, not of each host (every caller here is 127.0.0.1).
+class GrpcMasterServiceStepLimitTest : public GrpcMasterServiceAuthTest {
+ protected:
+  void Configure(MasterServerOptions* options) override {
+    options->max_steps_per_client = 1;
+  }
+};
+
+TEST_F(GrpcMasterServiceStepLimitTest, StepsPerClientAreCountedPerToken) {
+  w0_->SetFetchValue("z:0", test::AsTensor<float>({5, 6}));
+  std::string alices_first, alices_second, bobs;
+  ASSERT_TRUE(Create("alice", &alices_first).ok());
+  ASSERT_TRUE(Create("alice", &alices_second).ok());
+  ASSERT_TRUE(Create("bob", &bobs).ok());
+  absl::Notification started;
+  w1_->HangRunGraphUntilCancelled(&started);
+  grpc::ClientContext hanging;
+  std::thread step([&] {
+    RunFetching(&hanging, "alice", alices_first, "z:0").error_code();
+  });
+  ASSERT_TRUE(started.WaitForNotificationWithTimeout(absl::Seconds(30)));
+  w1_->HangRunGraphUntilCancelled(nullptr);
+
+  // Alice's second step, in another session, is over her limit.
+  grpc::ClientContext second;
+  grpc::Status s = RunFetching(&second, "alice", alices_second, "z:0");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(s.error_message(), HasSubstr("principal:alice"));
+  EXPECT_THAT(s.error_message(), HasSubstr("--max-steps-per-client=1"));
+  // Bob, from the same host, is not: his step runs (and hangs until its
+  // deadline).
+  grpc::ClientContext bobs_ctx;
+  bobs_ctx.set_deadline(std::chrono::system_clock::now() +
+                        std::chrono::milliseconds(300));
+  s = RunFetching(&bobs_ctx, "bob", bobs, "z:0");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED)
+      << s.error_message();
+
+  hanging.TryCancel();
+  step.join();
+  w1_->SetRunGraphHandler(nullptr);
+  grpc::ClientContext again;
+  s = RunFetching(&again, "alice", alices_second, "z:0");
+  EXPECT_TRUE(s.ok()) << s.error_message();
 }
 
 }  // namespace

@@ -79,7 +79,12 @@ class Master::CallScope {
   bool entered_ = false;
 };
 
-Master::Master(MasterOptions options) : options_(std::move(options)) {
+Master::Master(MasterOptions options)
+    : options_(std::move(options)),
+      client_steps_(options_.max_steps_per_client, "--max-steps-per-client",
+                    "steps"),
+      session_steps_(options_.max_steps_per_session, "--max-steps-per-session",
+                     "steps") {
   env_.worker_cache = options_.worker_cache;
   env_.cluster = options_.cluster;
   env_.discovery_timeout = options_.discovery_timeout;
@@ -110,6 +115,32 @@ absl::Status Master::CreateSession(
     tensorflow::CreateSessionResponse* response) {
   CallScope scope(this);
   TRIB_RETURN_IF_ERROR(scope.status());
+  TRIB_RETURN_IF_ERROR(CheckGraphBytes(request.graph_def(),
+                                       options_.max_graph_bytes,
+                                       "--max-graph-bytes", "CreateSession"));
+  // A slot among --max-sessions, held from here until the session is in
+  // sessions_ (or creating it failed).
+  {
+    absl::MutexLock l(&mu_);
+    const int64_t open =
+        static_cast<int64_t>(sessions_.size()) + sessions_being_created_;
+    if (options_.max_sessions > 0 && open >= options_.max_sessions) {
+      return errors::ResourceExhausted(
+          "tributary-master already has ", open,
+          " sessions open, the limit (--max-sessions=", options_.max_sessions,
+          "); close a session (or wait for idle ones to be collected, "
+          "--idle-session-timeout), or ask the operator to raise "
+          "--max-sessions");
+    }
+    ++sessions_being_created_;
+  }
+  struct CreatingSlot {
+    Master* m;
+    ~CreatingSlot() {
+      absl::MutexLock l(&m->mu_);
+      --m->sessions_being_created_;
+    }
+  } creating{this};
   const tensorflow::ConfigProto& config = request.config();
   if (config.cluster_def().job_size() > 0) {
     absl::StatusOr<ClusterSpec> given =
@@ -143,6 +174,7 @@ absl::Status Master::CreateSession(
   sopts.env = &env_;
   sopts.config = config;
   sopts.tasks = std::move(discovered);
+  sopts.max_graph_bytes = options_.max_graph_bytes;
   {
     absl::MutexLock l(&mu_);
     do {
@@ -218,23 +250,33 @@ void Master::RunStepAsync(CallOptions* opts, const RunStepRequestMsg& request,
   };
   auto scope = std::make_shared<CallScope>(this);
   absl::Status s = scope->status();
-  if (s.ok()) {
-    s = request_ids_.TrackUnique(request.proto.request_id(), "RunStepRequest");
-  }
   absl::StatusOr<std::shared_ptr<MasterSession>> session =
       s.ok() ? FindSession(request.proto.session_handle())
              : absl::StatusOr<std::shared_ptr<MasterSession>>(s);
-  if (!session.ok()) {
+  // The limits first: a step refused for them did nothing, so the client
+  // may send it again with the same request_id.
+  absl::StatusOr<std::shared_ptr<StepSlots>> slots =
+      session.ok() ? AcquireStepSlots(opts, (*session)->handle())
+                   : absl::StatusOr<std::shared_ptr<StepSlots>>(
+                         session.status());
+  if (slots.ok()) {
+    s = request_ids_.TrackUnique(request.proto.request_id(), "RunStepRequest");
+    if (!s.ok()) slots = s;
+  }
+  if (!slots.ok()) {
     scope.reset();
-    finish(session.status());
+    finish(slots.status());
     return;
   }
   MasterSession* raw = session->get();
   raw->RunAsync(opts, request, response,
                 [session = *std::move(session), scope = std::move(scope),
+                 slots = *std::move(slots),
                  finish = std::move(finish)](const absl::Status& s) mutable {
-                  // Both go before the caller hears: a shutdown waiting
-                  // for this call may then release everything.
+                  // All go before the caller hears: a shutdown waiting
+                  // for this call may then release everything, and the
+                  // client's next step must find its slot free.
+                  slots.reset();
                   scope.reset();
                   session.reset();
                   finish(s);
@@ -346,10 +388,12 @@ absl::Status Master::RunCallable(CallOptions* opts,
                                  tensorflow::RunCallableResponse* response) {
   CallScope scope(this);
   TRIB_RETURN_IF_ERROR(scope.status());
-  TRIB_RETURN_IF_ERROR(request_ids_.TrackUnique(request.request_id(),
-                                                "RunCallableRequest"));
   TRIB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session,
                         FindSession(request.session_handle()));
+  TRIB_ASSIGN_OR_RETURN(std::shared_ptr<StepSlots> slots,
+                        AcquireStepSlots(opts, session->handle()));
+  TRIB_RETURN_IF_ERROR(request_ids_.TrackUnique(request.request_id(),
+                                                "RunCallableRequest"));
   return session->RunCallable(opts, request, response);
 }
 
@@ -361,6 +405,22 @@ absl::Status Master::ReleaseCallable(
   TRIB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session,
                         FindSession(request.session_handle()));
   return session->ReleaseCallable(request, response);
+}
+
+absl::StatusOr<std::shared_ptr<Master::StepSlots>> Master::AcquireStepSlots(
+    const CallOptions* opts, const std::string& session_handle) {
+  const std::string client = opts == nullptr ? "" : opts->client();
+  auto slots = std::make_shared<StepSlots>();
+  TRIB_ASSIGN_OR_RETURN(
+      slots->client,
+      client_steps_.Acquire(client, client.empty()
+                                        ? std::string("The in-process client")
+                                        : absl::StrCat("Client ", client)));
+  TRIB_ASSIGN_OR_RETURN(
+      slots->session,
+      session_steps_.Acquire(session_handle,
+                             absl::StrCat("Session ", session_handle)));
+  return slots;
 }
 
 int Master::CollectIdleSessions(absl::Time now) {

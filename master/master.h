@@ -24,8 +24,8 @@
 //  * Sessions idle (no call running, none begun or ended) for longer than
 //    idle_session_timeout are closed by a background thread.
 //
-// Every method but RunStepAsync is blocking; all are thread-safe. Methods taking a CallOptions
-// honour its deadline and cancellation (may be null).
+// Every method but RunStepAsync is blocking; all are thread-safe. Methods
+// taking a CallOptions honour its deadline and cancellation (may be null).
 
 #include <map>
 #include <memory>
@@ -38,6 +38,7 @@
 #include "absl/time/time.h"
 #include "common/cluster/cluster_spec.h"
 #include "common/distributed/call_options.h"
+#include "common/distributed/resource_limits.h"
 #include "common/distributed/worker_cache.h"
 #include "master/master_env.h"
 #include "master/master_messages.h"
@@ -60,6 +61,20 @@ struct MasterOptions {
   // How often idle sessions are looked for; zero: a quarter of the idle
   // timeout, between 10 ms and 60 s.
   absl::Duration gc_interval = absl::ZeroDuration();
+
+  // Limits against abuse (docs/limits.md); each <= 0 means unlimited.
+  // Going over one is ResourceExhausted naming the limit's flag.
+  // Largest GraphDef of CreateSession, of an ExtendSession, and of a
+  // session's graph after ExtendSession, in serialised bytes
+  // (--max-graph-bytes).
+  int64_t max_graph_bytes = 0;
+  // Sessions open at once, those being created included (--max-sessions).
+  int64_t max_sessions = 0;
+  // Steps (RunStep, RunCallable) in flight at once per client, a client
+  // being CallOptions::client() (--max-steps-per-client).
+  int64_t max_steps_per_client = 0;
+  // Steps in flight at once per session (--max-steps-per-session).
+  int64_t max_steps_per_session = 0;
 };
 
 class Master {
@@ -113,9 +128,24 @@ class Master {
   int num_sessions() const;
   bool HasSession(const std::string& handle) const;
   const MasterEnv& env() const { return env_; }
+  // Whether --max-steps-per-client is on, so servers must tell steps'
+  // clients apart (CallOptions::client()).
+  bool limits_steps_per_client() const {
+    return options_.max_steps_per_client > 0;
+  }
 
  private:
   class CallScope;
+  // A step's places among --max-steps-per-client and --max-steps-per-session.
+  struct StepSlots {
+    InFlightLimiter::Slot client;
+    InFlightLimiter::Slot session;
+  };
+
+  // ResourceExhausted naming the limit when the caller's client or the
+  // session already has its maximum of steps in flight.
+  absl::StatusOr<std::shared_ptr<StepSlots>> AcquireStepSlots(
+      const CallOptions* opts, const std::string& session_handle);
 
   absl::StatusOr<std::shared_ptr<MasterSession>> FindSession(
       const std::string& handle) const;
@@ -134,6 +164,12 @@ class Master {
   bool shutting_down_ ABSL_GUARDED_BY(mu_) = false;
   bool gc_stop_ ABSL_GUARDED_BY(mu_) = false;
   int in_flight_ ABSL_GUARDED_BY(mu_) = 0;
+  // CreateSession calls between their --max-sessions check and the
+  // session's entry in sessions_.
+  int64_t sessions_being_created_ ABSL_GUARDED_BY(mu_) = 0;
+  // Steps in flight per client and per session (handle).
+  InFlightLimiter client_steps_;
+  InFlightLimiter session_steps_;
   std::thread gc_thread_;
 };
 

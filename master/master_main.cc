@@ -83,9 +83,39 @@ int Run(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--max-message-size", flags.server.max_message_size,
                  "Largest gRPC message in bytes, sent or received, to clients "
-                 "and workers; -1: unlimited (gRPC's own cap is 2 GiB)")
+                 "and workers (one step's feeds or fetches travel in one "
+                 "message); -1: unlimited (gRPC's own cap is 2 GiB). A "
+                 "message over it fails its call with RESOURCE_EXHAUSTED")
       ->type_name("BYTES")
       ->capture_default_str();
+  app.add_option("--max-graph-bytes", flags.server.max_graph_bytes,
+                 "Largest GraphDef a session may have, in serialised bytes "
+                 "(CreateSession's, and the graph grown by ExtendSession); "
+                 "more is RESOURCE_EXHAUSTED; 0: unlimited")
+      ->type_name("BYTES")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-sessions", flags.server.max_sessions,
+                 "Sessions open at once; CreateSession beyond it is "
+                 "RESOURCE_EXHAUSTED; 0: unlimited")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option(
+         "--max-steps-per-client", flags.server.max_steps_per_client,
+         "Steps (RunStep, RunCallable) one client may have in flight "
+         "at once, a client being its token's name under --auth-tokens, "
+         "else its host address; more is "
+         "RESOURCE_EXHAUSTED; 0: unlimited")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-steps-per-session", flags.server.max_steps_per_session,
+                 "Steps one session may have in flight at once; more is "
+                 "RESOURCE_EXHAUSTED; 0: unlimited")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--grace-period", flags.grace_period_s,
                  "Seconds running calls get to finish after SIGTERM/SIGINT "
                  "before their steps are cancelled")
@@ -152,8 +182,9 @@ int Run(int argc, char** argv) {
     spdlog::info("clients authenticate with tokens: {} known ({})",
                  options.auth->num_tokens(), flags.auth_tokens_file);
     if (!(*security)->tls()) {
-      spdlog::warn("--auth-tokens without TLS: tokens cross the network in "
-                   "plaintext");
+      spdlog::warn(
+          "--auth-tokens without TLS: tokens cross the network in "
+          "plaintext");
     }
   }
   // Fails only for a cluster without tasks.
@@ -173,10 +204,17 @@ int Run(int argc, char** argv) {
   }
   spdlog::info("cluster: {}", loaded->cluster.ToJson());
   if (!options.insecure_listen_address.empty()) {
-    spdlog::warn("also serving plaintext, without TLS, on {} (this host "
-                 "only)",
-                 master.bound_insecure_address());
+    spdlog::warn(
+        "also serving plaintext, without TLS, on {} (this host "
+        "only)",
+        master.bound_insecure_address());
   }
+  spdlog::info(
+      "limits (0: unlimited): --max-message-size {}, "
+      "--max-graph-bytes {}, --max-sessions {}, "
+      "--max-steps-per-client {}, --max-steps-per-session {}",
+      options.max_message_size, options.max_graph_bytes, options.max_sessions,
+      options.max_steps_per_client, options.max_steps_per_session);
   spdlog::info("listening on {}", master.bound_address());
 
   // SIGHUP reloads the TLS files and the tokens, whichever are in use.
@@ -190,15 +228,16 @@ int Run(int argc, char** argv) {
       if (reloaded.ok()) {
         spdlog::info("SIGHUP: {} client token(s) loaded", auth->num_tokens());
       } else {
-        spdlog::error("SIGHUP: client tokens NOT reloaded (the previous "
-                      "ones stay): {}",
-                      std::string(reloaded.message()));
+        spdlog::error(
+            "SIGHUP: client tokens NOT reloaded (the previous "
+            "ones stay): {}",
+            std::string(reloaded.message()));
       }
     };
   }
   return ServeUntilTerminated(
-      options.grace_period,
-      [&](absl::Time deadline) { master.Stop(deadline); }, reload);
+      options.grace_period, [&](absl::Time deadline) { master.Stop(deadline); },
+      reload);
 }
 
 }  // namespace

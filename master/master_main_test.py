@@ -15,8 +15,9 @@ class MasterMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpec
     BINARY = os.path.join("master", "tributary-master")
     HELP = ["--cluster", "--listen", "--log-level", "--discovery-timeout",
             "--control-timeout", "--idle-session-timeout", "--max-message-size",
-            "--grace-period", "--tls-cert", "--tls-key", "--tls-ca", "--insecure-listen",
-            "--auth-tokens"]
+            "--max-graph-bytes", "--max-sessions", "--max-steps-per-client",
+            "--max-steps-per-session", "--grace-period", "--tls-cert", "--tls-key", "--tls-ca",
+            "--insecure-listen", "--auth-tokens"]
     JOB = "worker"  # the master serves no task; its spec names the workers
     TASK_FLAGS = []
 

@@ -46,6 +46,10 @@ void MasterServer::Init() {
   master.control_timeout = options_.control_timeout;
   master.cancel_grace = options_.cancel_grace;
   master.idle_session_timeout = options_.idle_session_timeout;
+  master.max_graph_bytes = options_.max_graph_bytes;
+  master.max_sessions = options_.max_sessions;
+  master.max_steps_per_client = options_.max_steps_per_client;
+  master.max_steps_per_session = options_.max_steps_per_session;
   master_ = std::make_unique<Master>(master);
   pool_ = std::make_unique<BlockingCallPool>();
   service_ = NewGrpcMasterService(master_.get(), pool_.get(), cpu_allocator(),

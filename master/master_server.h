@@ -25,8 +25,10 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/cluster/cluster_spec.h"
+#include "common/distributed/resource_limits.h"
 #include "common/distributed/worker_cache.h"
 #include "common/daemon/server_lifecycle.h"
+#include "common/rpc/grpc_channel.h"
 #include "common/rpc/rpc_service.h"
 #include "common/rpc/transport_security.h"
 #include "master/blocking_call_pool.h"
@@ -35,12 +37,27 @@
 
 namespace tributary {
 
+// Defaults of tributary-master's limits (docs/limits.md).
+inline constexpr int64_t kDefaultMaxSessions = 1024;
+inline constexpr int64_t kDefaultMaxStepsPerClient = 1024;
+inline constexpr int64_t kDefaultMaxStepsPerSession = 256;
+
 struct MasterServerOptions {
   // Where to listen, host:port (port 0: any free port) (--listen).
   std::string listen_address;
   // Largest gRPC message in bytes, sent or received, to clients and
   // workers; -1: unlimited (--max-message-size).
-  int64_t max_message_size = -1;
+  int64_t max_message_size = kDefaultMaxMessageBytes;
+  // Limits against abuse (docs/limits.md); 0: unlimited. Largest GraphDef
+  // of a session, in serialised bytes (--max-graph-bytes).
+  int64_t max_graph_bytes = kDefaultMaxGraphBytes;
+  // Sessions open at once (--max-sessions).
+  int64_t max_sessions = kDefaultMaxSessions;
+  // Steps in flight at once per client (its host, or its authenticated
+  // identity) (--max-steps-per-client) and per session
+  // (--max-steps-per-session).
+  int64_t max_steps_per_client = kDefaultMaxStepsPerClient;
+  int64_t max_steps_per_session = kDefaultMaxStepsPerSession;
   // GetStatus bound of CreateSession / ListDevices when the session config
   // gives none (--discovery-timeout).
   absl::Duration discovery_timeout = absl::Seconds(30);

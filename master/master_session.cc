@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/distributed/resource_limits.h"
 #include "common/distributed/wait_for_callback.h"
 #include "common/device/device_name_utils.h"
 #include "common/framework/status.h"
@@ -130,6 +131,10 @@ absl::StatusOr<std::shared_ptr<MasterSession>> MasterSession::Create(
 absl::Status MasterSession::Init(const tensorflow::GraphDef& graph,
                                  absl::Time deadline) {
   const MasterEnv& env = *options_.env;
+  {
+    absl::MutexLock el(&extend_mu_);
+    graph_bytes_ = static_cast<int64_t>(graph.ByteSizeLong());
+  }
   std::vector<std::string> tasks_with_devices;
   for (const TaskDevices& td : options_.tasks) {
     TRIB_ASSIGN_OR_RETURN(std::shared_ptr<WorkerInterface> worker,
@@ -242,11 +247,17 @@ absl::Status MasterSession::Extend(
                            " but caller expected ",
                            request.current_graph_version(), ".");
   }
+  const int64_t added = static_cast<int64_t>(request.graph_def().ByteSizeLong());
+  TRIB_RETURN_IF_ERROR(CheckGraphBytes(
+      graph_bytes_ + added, options_.max_graph_bytes, "--max-graph-bytes",
+      absl::StrCat("ExtendSession of session ", handle(),
+                   " (the session's graph with this extension)")));
   TRIB_ASSIGN_OR_RETURN(std::unique_ptr<GraphExecutionState> next,
                         current->Extend(request.graph_def()));
   // Registered graphs stay valid: Extend only adds nodes, and stateful
   // nodes keep their devices.
   absl::MutexLock l(&mu_);
+  graph_bytes_ += added;
   state_ = std::move(next);
   graph_version_ = version + 1;
   response->set_new_graph_version(graph_version_);

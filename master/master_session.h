@@ -53,6 +53,9 @@ struct MasterSessionOptions {
   tensorflow::ConfigProto config;
   // The session's tasks and their (filtered) devices, from discovery.
   std::vector<TaskDevices> tasks;
+  // Largest the session's GraphDef may grow to through Extend, in
+  // serialised bytes; <= 0: unlimited (MasterOptions::max_graph_bytes).
+  int64_t max_graph_bytes = 0;
 };
 
 class MasterSession {
@@ -165,6 +168,9 @@ class MasterSession {
   const PartitionOptions::NewNameFn new_name_;
 
   absl::Mutex extend_mu_;  // Serialises Extend.
+  // Serialised bytes of the GraphDefs given so far (Create's and every
+  // Extend's), for MasterSessionOptions::max_graph_bytes.
+  int64_t graph_bytes_ ABSL_GUARDED_BY(extend_mu_) = 0;
   mutable absl::Mutex mu_;
   std::shared_ptr<const GraphExecutionState> state_ ABSL_GUARDED_BY(mu_);
   int64_t graph_version_ ABSL_GUARDED_BY(mu_) = 0;

@@ -15,9 +15,11 @@
 
 namespace tributary {
 
-GraphMgr::GraphMgr(const WorkerEnv* env, ResourceMgr* resource_mgr)
+GraphMgr::GraphMgr(const WorkerEnv* env, ResourceMgr* resource_mgr,
+                   MemoryBudget* memory_budget)
     : env_(env),
       resource_mgr_(resource_mgr),
+      memory_budget_(memory_budget),
       new_name_(MakeNodeNameGenerator("_G")) {}
 
 namespace {
@@ -100,6 +102,8 @@ absl::StatusOr<std::string> GraphMgr::Register(
     LocalExecutorParams params;
     params.device = unit.device;
     params.resource_mgr = resource_mgr_;
+    params.memory_budget = memory_budget_;
+    params.file_access = env_->file_access;
     TRIB_ASSIGN_OR_RETURN(unit.executor, NewLocalExecutor(params, part));
     unit.graph_def = std::move(gdef);
     item->units.push_back(std::move(unit));

@@ -63,7 +63,10 @@ class GraphMgr {
  public:
   // `env` and `resource_mgr` (handed to every kernel: where this session's
   // variables live) must outlive the manager and every step it runs.
-  GraphMgr(const WorkerEnv* env, ResourceMgr* resource_mgr);
+  // `memory_budget` (may be null; not owned, outlives this): what the
+  // session's kernels allocate counts against it.
+  GraphMgr(const WorkerEnv* env, ResourceMgr* resource_mgr,
+           MemoryBudget* memory_budget = nullptr);
   ~GraphMgr();
 
   GraphMgr(const GraphMgr&) = delete;
@@ -103,6 +106,7 @@ class GraphMgr {
  private:
   const WorkerEnv* const env_;
   ResourceMgr* const resource_mgr_;
+  MemoryBudget* const memory_budget_;
   const PartitionOptions::NewNameFn new_name_;
 
   mutable absl::Mutex mu_;

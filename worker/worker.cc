@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/notification.h"
+#include "common/distributed/resource_limits.h"
 #include "common/framework/derived_status.h"
 #include "common/framework/status.h"
 #include "common/runtime/executor/step_stats_collector.h"
@@ -252,6 +253,15 @@ void Worker::RegisterGraphAsync(CallOptions* /*opts*/,
       session_mgr_.Find(request->session_handle());
   if (!session.ok()) {
     done(session.status());
+    return;
+  }
+  if (absl::Status s = CheckGraphBytes(
+          request->graph_def(), env_->max_graph_bytes, "--max-graph-bytes",
+          absl::StrCat("RegisterGraph on ", env_->task_name));
+      !s.ok()) {
+    spdlog::warn("RegisterGraph in session '{}': {}", request->session_handle(),
+                 s.ToString());
+    done(s);
     return;
   }
   absl::StatusOr<std::string> handle =

@@ -6,6 +6,7 @@
 // pointers, owned by whoever builds the worker (worker_main.cc, a test),
 // which keeps them alive for the worker's lifetime.
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@
 #include "common/device/device_mgr.h"
 #include "common/device/device_name_utils.h"
 #include "common/distributed/worker_cache.h"
+#include "common/framework/file_access_policy.h"
 #include "common/runtime/executor/inter_op_thread_pool.h"
 #include "protos/cluster.pb.h"
 
@@ -41,6 +43,17 @@ struct WorkerEnv {
   // partitions of a step run side by side. Null: every kernel runs inline
   // on the thread that made it ready (deterministic, for tests).
   InterOpThreadPool* compute_pool = nullptr;
+
+  // Limits against abuse (docs/limits.md). Largest GraphDef RegisterGraph
+  // accepts, in serialised bytes; <= 0: unlimited (--max-graph-bytes).
+  int64_t max_graph_bytes = 0;
+  // Bytes the kernels of one worker session's steps may hold at once
+  // (their tensors still alive, variables they assigned included); <= 0:
+  // unlimited (--session-memory-budget).
+  int64_t session_memory_budget = 0;
+  // Where ops that touch the filesystem may do so; null: anywhere
+  // (--allowed-path). Not owned.
+  const FileAccessPolicy* file_access = nullptr;
 };
 
 // Whether `device` (a parsed device name from a rendezvous key) lives in

@@ -14,6 +14,7 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "common/daemon/daemon_cluster.h"
 #include "common/daemon/daemon_main.h"
@@ -86,8 +87,36 @@ int Run(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--max-message-size", flags.server.max_message_size,
                  "Largest gRPC message in bytes, sent or received, to the "
-                 "master and to peers; -1: unlimited (gRPC's own cap is 2 GiB)")
+                 "master and to peers; -1: unlimited (gRPC's own cap is 2 "
+                 "GiB). A message over it fails its call with "
+                 "RESOURCE_EXHAUSTED")
+      ->type_name("BYTES")
       ->capture_default_str();
+  app.add_option("--max-graph-bytes", flags.server.max_graph_bytes,
+                 "Largest graph partition RegisterGraph accepts, in "
+                 "serialised GraphDef bytes; more is RESOURCE_EXHAUSTED; 0: "
+                 "unlimited")
+      ->type_name("BYTES")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--session-memory-budget", flags.server.session_memory_budget,
+                 "Bytes the kernels of one session's steps may hold at once "
+                 "(tensors still alive, variables they assigned); an "
+                 "allocation beyond it fails the step with RESOURCE_EXHAUSTED "
+                 "naming the budget and the session; 0: unlimited; default: "
+                 "3/4 of the memory this process may use (RAM or cgroup "
+                 "memory.max)")
+      ->type_name("BYTES")
+      ->default_str("auto")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--allowed-path", flags.server.allowed_paths,
+                 "A directory (repeatable) under which SaveV2, RestoreV2 and "
+                 "MergeV2Checkpoints may read and write (symlinks and .. "
+                 "resolved); anything else is PERMISSION_DENIED. Without it "
+                 "every path the worker's user can reach is allowed (a "
+                 "warning is logged)")
+      ->type_name("DIR")
+      ->check(CLI::ExistingDirectory);
   app.add_option("--grace-period", flags.grace_period_s,
                  "Seconds running steps get to finish after SIGTERM/SIGINT "
                  "before they are cancelled")
@@ -170,6 +199,18 @@ int Run(int argc, char** argv) {
     spdlog::debug("device {} incarnation {:016x}", d->name(), d->incarnation());
   }
   spdlog::info("MatMul backend: {}", matmul.description);
+  spdlog::info("limits: --max-message-size {}, --max-graph-bytes {}, "
+               "--session-memory-budget {} (0: unlimited)",
+               options.max_message_size, options.max_graph_bytes,
+               worker.session_memory_budget());
+  if (worker.file_access().restricted()) {
+    spdlog::info("checkpoint ops may use only: {}",
+                 absl::StrJoin(worker.file_access().dirs(), ", "));
+  } else {
+    spdlog::warn("no --allowed-path: SaveV2/RestoreV2/MergeV2Checkpoints may "
+                 "read and write any file this process can; any client that "
+                 "reaches this task can use them (docs/limits.md)");
+  }
   spdlog::info("listening on {}", worker.bound_address());
 
   return ServeUntilTerminated(

@@ -6,6 +6,7 @@ The checks both daemons share are daemon_process.DaemonMainChecks.
 import json
 import os
 import signal
+import tempfile
 import unittest
 
 import daemon_process
@@ -15,8 +16,9 @@ from daemon_process import env_without_tf_config, free_port
 class WorkerMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpecTestCase):
     BINARY = os.path.join("worker", "tributary-worker")
     HELP = ["--cluster", "--job", "--task", "--listen", "--log-level", "--inter-op-threads",
-            "--intra-op-threads", "--cpu-devices", "--max-message-size", "--grace-period",
-            "--tls-cert", "--tls-key", "--tls-ca", "TF_CONFIG"]
+            "--intra-op-threads", "--cpu-devices", "--max-message-size", "--max-graph-bytes",
+            "--session-memory-budget", "--allowed-path", "--grace-period", "--tls-cert",
+            "--tls-key", "--tls-ca", "TF_CONFIG"]
     JOB = "ps"
     TASK_FLAGS = ["--job", "ps", "--task", "0"]
 
@@ -51,6 +53,24 @@ class WorkerMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpec
         rc, log = d.stop(signal.SIGINT)
         self.assertEqual(rc, 0, log)
         self.assertIn("/job:worker/replica:0/task:1", log)
+
+    def test_allowed_path_must_exist_and_its_absence_is_warned_about(self):
+        spec = self.spec({"ps": ["127.0.0.1:1"]})
+        proc = self.run_daemon(["--cluster", spec, *self.TASK_FLAGS,
+                                "--allowed-path", "/no/such/dir/for/checkpoints"])
+        self.assert_refused(proc, "--allowed-path", "/no/such/dir/for/checkpoints")
+        d = self.start_daemon(self.serve_args(spec))
+        rc, log = d.stop(signal.SIGTERM)
+        self.assertEqual(rc, 0, log)
+        self.assertIn("no --allowed-path", log)
+        self.assertIn("--session-memory-budget", log)
+        allowed = tempfile.mkdtemp()
+        d = self.start_daemon(self.serve_args(spec) + ["--allowed-path", allowed,
+                                                       "--session-memory-budget", "1000000"])
+        rc, log = d.stop(signal.SIGTERM)
+        self.assertEqual(rc, 0, log)
+        self.assertIn("checkpoint ops may use only: " + os.path.realpath(allowed), log)
+        self.assertIn("--session-memory-budget 1000000", log)
 
 
 if __name__ == "__main__":

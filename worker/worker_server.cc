@@ -1,8 +1,12 @@
 #include "worker/worker_server.h"
 
+#include <unistd.h>
+
+#include <fstream>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/device/device_factory.h"
 #include "common/framework/status.h"
@@ -25,6 +29,22 @@ WorkerServer::WorkerServer(const ClusterSpec& cluster,
                            WorkerServerOptions options)
     : cluster_(cluster), options_(std::move(options)) {}
 
+int64_t DefaultSessionMemoryBudget() {
+  int64_t total = 0;
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) total = int64_t{pages} * page;
+  // cgroup v2 (containers, systemd's MemoryMax=): "max" or bytes.
+  std::ifstream cgroup("/sys/fs/cgroup/memory.max");
+  std::string max;
+  int64_t limit = 0;
+  if (cgroup >> max && absl::SimpleAtoi(max, &limit) && limit > 0 &&
+      (total == 0 || limit < total)) {
+    total = limit;
+  }
+  return total / 4 * 3;
+}
+
 absl::Status WorkerServer::Init() {
   TRIB_ASSIGN_OR_RETURN(std::string address,
                         cluster_.TaskAddress(options_.job, options_.task));
@@ -32,6 +52,14 @@ absl::Status WorkerServer::Init() {
       absl::StrCat("/job:", options_.job, "/replica:0/task:", options_.task);
   listen_address_ =
       options_.listen_address.empty() ? address : options_.listen_address;
+
+  TRIB_ASSIGN_OR_RETURN(file_access_,
+                        FileAccessPolicy::Create(options_.allowed_paths));
+  env_.file_access = file_access_.restricted() ? &file_access_ : nullptr;
+  env_.max_graph_bytes = options_.max_graph_bytes;
+  env_.session_memory_budget = options_.session_memory_budget < 0
+                                   ? DefaultSessionMemoryBudget()
+                                   : options_.session_memory_budget;
 
   tensorflow::ConfigProto config;
   (*config.mutable_device_count())["CPU"] = options_.cpu_devices;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -31,6 +32,9 @@
 #include "common/device/device_mgr.h"
 #include "common/distributed/worker_cache.h"
 #include "common/daemon/server_lifecycle.h"
+#include "common/distributed/resource_limits.h"
+#include "common/framework/file_access_policy.h"
+#include "common/rpc/grpc_channel.h"
 #include "common/rpc/rpc_service.h"
 #include "common/rpc/transport_security.h"
 #include "common/runtime/executor/inter_op_thread_pool.h"
@@ -38,6 +42,12 @@
 #include "worker/worker_env.h"
 
 namespace tributary {
+
+// --session-memory-budget's default: three quarters of the memory this
+// process may use (physical memory, or the cgroup's memory.max when lower),
+// so one session's runaway step fails with ResourceExhausted long before
+// the kernel's OOM killer picks the worker. 0 when unknown.
+int64_t DefaultSessionMemoryBudget();
 
 struct WorkerServerOptions {
   // Which task of the cluster this is (tributary-worker --job/--task).
@@ -56,7 +66,16 @@ struct WorkerServerOptions {
   int cpu_devices = 1;
   // Largest gRPC message in bytes, sent or received; -1: unlimited
   // (--max-message-size).
-  int64_t max_message_size = -1;
+  int64_t max_message_size = kDefaultMaxMessageBytes;
+  // Limits against abuse (docs/limits.md). Largest GraphDef RegisterGraph
+  // accepts, serialised bytes; 0: unlimited (--max-graph-bytes).
+  int64_t max_graph_bytes = kDefaultMaxGraphBytes;
+  // Bytes one worker session's kernels may hold at once; 0: unlimited;
+  // negative: DefaultSessionMemoryBudget() (--session-memory-budget).
+  int64_t session_memory_budget = -1;
+  // Directories SaveV2/RestoreV2/MergeV2Checkpoints may use; empty:
+  // anywhere (--allowed-path). Each must exist.
+  std::vector<std::string> allowed_paths;
   // What Stop() without a deadline gives running steps (--grace-period).
   absl::Duration grace_period = absl::Seconds(10);
   // Mutual TLS for WorkerService, served and called
@@ -105,6 +124,10 @@ class WorkerServer {
   std::string bound_address() const { return serving_->bound_address(); }
   const ClusterSpec& cluster() const { return cluster_; }
   const WorkerServerOptions& options() const { return options_; }
+  // The budget in force (options' value, or the default it stands for);
+  // 0: unlimited.
+  int64_t session_memory_budget() const { return env_.session_memory_budget; }
+  const FileAccessPolicy& file_access() const { return file_access_; }
 
   // The in-process worker; null after Stop.
   Worker* worker() const { return worker_.get(); }
@@ -127,6 +150,7 @@ class WorkerServer {
   std::unique_ptr<DeviceMgr> device_mgr_;
   std::unique_ptr<WorkerCacheInterface> peers_;
   std::unique_ptr<InterOpThreadPool> pool_;
+  FileAccessPolicy file_access_;
   WorkerEnv env_;
   std::unique_ptr<Worker> worker_;
   std::unique_ptr<RpcService> service_;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 
+#include "common/framework/memory_budget.h"
 #include "common/kernel/cancellation.h"
 #include "common/resource/resource_mgr.h"
 #include "worker/graph_mgr.h"
@@ -42,6 +43,8 @@ class WorkerSession {
   bool isolated() const { return own_resource_mgr_ != nullptr; }
   ResourceMgr* resource_mgr() const { return resource_mgr_; }
   GraphMgr* graph_mgr() const { return graph_mgr_.get(); }
+  // Null when the worker sets no --session-memory-budget.
+  MemoryBudget* memory_budget() const { return memory_budget_.get(); }
   CancellationManager* cancellation_manager() { return &cancellation_manager_; }
   // The session's own peers, or null when it uses the worker's.
   const std::shared_ptr<WorkerCacheInterface>& worker_cache() const {
@@ -54,6 +57,9 @@ class WorkerSession {
   // Declared before graph_mgr_: kernels go before the resources they use.
   std::unique_ptr<ResourceMgr> own_resource_mgr_;
   ResourceMgr* const resource_mgr_;
+  // The session's share of memory (env->session_memory_budget); null when
+  // unlimited. Before graph_mgr_: its executors hand it to every kernel.
+  std::unique_ptr<MemoryBudget> memory_budget_;
   CancellationManager cancellation_manager_;
   std::unique_ptr<GraphMgr> graph_mgr_;
 };

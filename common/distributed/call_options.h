@@ -13,6 +13,8 @@
 // call completed, is harmless: a hook set after StartCancel() runs at once.
 
 #include <functional>
+#include <string>
+#include <utility>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
@@ -43,11 +45,20 @@ class CallOptions {
   void SetCancelCallback(std::function<void()> cancel);
   void ClearCancelCallback();
 
+  // Who made the call, for per-client limits (master/client_limits.h): the
+  // server sets it before the handler runs, from the peer's address (its
+  // host, "ipv4:10.0.0.5") or, once calls are authenticated, from the
+  // authenticated principal ("principal:NAME"). Empty for in-process calls.
+  // Set once, before the call is handed on; read-only after.
+  void set_client(std::string client) { client_ = std::move(client); }
+  const std::string& client() const { return client_; }
+
  private:
   mutable absl::Mutex mu_;
   absl::Time deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
   std::function<void()> cancel_ ABSL_GUARDED_BY(mu_);
+  std::string client_;
 };
 
 }  // namespace tributary

@@ -3,7 +3,9 @@
 #include <utility>
 
 #include "common/kernel/device_base.h"
+#include "common/framework/file_access_policy.h"
 #include "common/framework/logging.h"
+#include "common/framework/memory_budget.h"
 #include "common/framework/status.h"
 #include "common/kernel/match_signature.h"
 #include "common/kernel/op_kernel.h"
@@ -51,8 +53,22 @@ const Eigen::ThreadPoolDevice& OpKernelContext::eigen_device() const {
 }
 
 Allocator* OpKernelContext::get_allocator(AllocatorAttributes attr) {
-  if (params_->device == nullptr) return cpu_allocator();
-  return params_->device->GetAllocator(attr);
+  Allocator* a = params_->device == nullptr
+                     ? cpu_allocator()
+                     : params_->device->GetAllocator(attr);
+  if (params_->memory_budget != nullptr) a = params_->memory_budget->Wrap(a);
+  return a;
+}
+
+absl::Status OpKernelContext::CheckFileAccess(absl::string_view path) const {
+  if (params_->file_access == nullptr) return absl::OkStatus();
+  return params_->file_access->Check(path, KernelForError());
+}
+
+absl::Status OpKernelContext::CheckCheckpointAccess(
+    absl::string_view prefix) const {
+  if (params_->file_access == nullptr) return absl::OkStatus();
+  return params_->file_access->CheckCheckpointPrefix(prefix, KernelForError());
 }
 
 // ---- Inputs ----------------------------------------------------------------
@@ -218,6 +234,22 @@ absl::Status OpKernelContext::AllocateTensor(DataType type,
   Allocator* a = get_allocator(attr);
   Tensor t(a, type, shape);
   if (!t.IsInitialized()) {
+    // What the allocator was asked for (strings and other non-plain
+    // elements are about the size of a std::string each).
+    const int64_t element = DataTypeSize(type) > 0 ? DataTypeSize(type) : 32;
+    int64_t bytes;
+    if (__builtin_mul_overflow(shape.num_elements(), element, &bytes)) {
+      bytes = INT64_MAX;
+    }
+    if (params_->memory_budget != nullptr &&
+        params_->memory_budget->WouldExceed(bytes)) {
+      return errors::ResourceExhausted(
+          "Memory budget exceeded: ", KernelForError(), " allocating a tensor "
+          "with shape ", shape.DebugString(), " and type ",
+          DataTypeString(type), " ",
+          params_->memory_budget->ExplainRefusal(bytes),
+          "; the step was stopped (other sessions are unaffected)");
+    }
     std::string where;
     if (params_->device != nullptr && !params_->device->name().empty()) {
       where = absl::StrCat(" on ", params_->device->name());

@@ -34,6 +34,8 @@ class OpKernel;
 // API compile today.
 class RendezvousInterface;
 class ResourceMgr;
+class MemoryBudget;
+class FileAccessPolicy;
 class StepStatsCollectorInterface;
 
 // The per-invocation world of a kernel: its inputs, where its outputs go,
@@ -86,6 +88,13 @@ class OpKernelContext {
     // Per-device resource container (variables, queues).
     ResourceMgr* resource_manager = nullptr;
 
+    // Limits of the session the step belongs to (docs/limits.md); null:
+    // none. Allocations through get_allocator() count against
+    // `memory_budget` (a request beyond it fails with ResourceExhausted
+    // naming the budget); ops that touch the filesystem ask `file_access`.
+    MemoryBudget* memory_budget = nullptr;
+    const FileAccessPolicy* file_access = nullptr;
+
     // Control-flow position, part of rendezvous keys.
     FrameAndIter frame_iter;
 
@@ -120,6 +129,13 @@ class OpKernelContext {
     return params_->cancellation_manager;
   }
   ResourceMgr* resource_manager() const { return params_->resource_manager; }
+  // Null: the step's session has no file access restriction.
+  const FileAccessPolicy* file_access() const { return params_->file_access; }
+  // OK when `path` may be used by this kernel (file_access() allows it);
+  // PermissionDenied naming the node and the path otherwise.
+  absl::Status CheckFileAccess(absl::string_view path) const;
+  // The same for a checkpoint prefix and its files.
+  absl::Status CheckCheckpointAccess(absl::string_view prefix) const;
   const FrameAndIter& frame_iter() const { return params_->frame_iter; }
   StepStatsCollectorInterface* stats_collector() const {
     return params_->stats_collector;

@@ -53,7 +53,8 @@ std::string WhyBindFails(const std::string& address) {
   addrinfo* result = nullptr;
   const int rc = getaddrinfo(host.empty() ? nullptr : host.c_str(),
                              port.c_str(), &hints, &result);
-  if (rc != 0) return absl::StrCat("cannot resolve '", host, "': ", gai_strerror(rc));
+  if (rc != 0)
+    return absl::StrCat("cannot resolve '", host, "': ", gai_strerror(rc));
   std::string why = "unknown reason (see the gRPC log)";
   for (addrinfo* ai = result; ai != nullptr; ai = ai->ai_next) {
     const int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
@@ -105,8 +106,7 @@ RpcCaller CallerOf(const grpc::GenericServerContext& context) {
 }
 
 bool IsLoopbackHost(const std::string& host) {
-  return host == "localhost" || host == "::1" ||
-         absl::StartsWith(host, "127.");
+  return host == "localhost" || host == "::1" || absl::StartsWith(host, "127.");
 }
 
 }  // namespace
@@ -264,8 +264,7 @@ absl::Status GrpcServer::Start(const std::string& listen_address,
       server_->Shutdown();
       shut_down_ = true;
     }
-    const std::string failed =
-        port_ == 0 ? listen_address : plaintext_request_;
+    const std::string failed = port_ == 0 ? listen_address : plaintext_request_;
     return errors::Unavailable("Cannot listen on ", failed, ": ",
                                WhyBindFails(failed));
   }

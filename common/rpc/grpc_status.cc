@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "protos/distributed_runtime_payloads.pb.h"
 
@@ -16,7 +17,23 @@ std::string TruncatedMessage(absl::string_view message) {
       message.substr(0, kMaxGrpcStatusMessageBytes - kMarker.size()), kMarker);
 }
 
+constexpr absl::string_view kSizeHintMarker = "--max-message-size";
+
 }  // namespace
+
+std::string WithMessageSizeHint(absl::string_view message) {
+  const bool size_error =
+      absl::StrContains(message, "message larger than max (");
+  if (!size_error || absl::StrContains(message, kSizeHintMarker)) {
+    return std::string(message);
+  }
+  return absl::StrCat(
+      message,
+      " [bytes vs. the gRPC message size limit; the limit is "
+      "--max-message-size of tributary-master and tributary-worker (default "
+      "1 GiB, -1: unlimited up to gRPC's 2 GiB) and the client's own "
+      "(GrpcSessionOptions::max_message_size); see docs/limits.md]");
+}
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
@@ -46,7 +63,10 @@ absl::Status FromGrpcStatus(const grpc::Status& status) {
                                          : absl::StatusCode::kUnknown;
   // absl::Status(code, "") with a non-OK code stays an error; keep it that way
   // even when the peer sent no message.
-  absl::Status out(absl_code, status.error_message());
+  absl::Status out(absl_code,
+                   absl_code == absl::StatusCode::kResourceExhausted
+                       ? WithMessageSizeHint(status.error_message())
+                       : status.error_message());
   tensorflow::distributed_runtime::GrpcPayloadContainer payloads;
   if (!status.error_details().empty() &&
       payloads.ParseFromString(status.error_details())) {

@@ -8,8 +8,10 @@
 #define TRIBUTARY_COMMON_RPC_GRPC_STATUS_H_
 
 #include <cstddef>
+#include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "grpcpp/support/status.h"
 
 namespace tributary {
@@ -19,7 +21,14 @@ namespace tributary {
 inline constexpr size_t kMaxGrpcStatusMessageBytes = 3072;
 
 grpc::Status ToGrpcStatus(const absl::Status& status);
+// gRPC's own "Received/Sent message larger than max (N vs. L)"
+// (ResourceExhausted) gets a hint naming the limit's flag,
+// --max-message-size, so the user knows what to raise.
 absl::Status FromGrpcStatus(const grpc::Status& status);
+
+// `message` with that hint when it is gRPC's message size error; as it is
+// otherwise.
+std::string WithMessageSizeHint(absl::string_view message);
 
 }  // namespace tributary
 

@@ -82,5 +82,24 @@ TEST(GrpcStatusTest, PayloadsTravelInErrorDetails) {
   EXPECT_FALSE(errors::IsMarkedDerived(foreign));
 }
 
+TEST(GrpcStatusTest, MessageSizeErrorsNameTheFlag) {
+  for (const char* text : {"Received message larger than max (2000 vs. 1000)",
+                           "Sent message larger than max (2000 vs. 1000)"}) {
+    absl::Status s = FromGrpcStatus(
+        grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, text));
+    EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
+    EXPECT_NE(s.message().find(text), absl::string_view::npos) << s;
+    EXPECT_NE(s.message().find("--max-message-size"), absl::string_view::npos)
+        << s;
+    // Once is enough: a status that crosses several hops keeps one hint.
+    absl::Status again = FromGrpcStatus(ToGrpcStatus(s));
+    EXPECT_EQ(again.message(), s.message());
+  }
+  // Other ResourceExhausted errors (a kernel's OOM) stay as they are.
+  absl::Status oom = FromGrpcStatus(
+      grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "OOM when allocating"));
+  EXPECT_EQ(oom.message(), "OOM when allocating");
+}
+
 }  // namespace
 }  // namespace tributary

@@ -13,6 +13,7 @@
 #include "common/cluster/cluster_spec.h"
 #include "common/distributed/worker_cache.h"
 #include "common/framework/allocator.h"
+#include "common/rpc/grpc_channel.h"
 #include "common/rpc/rpc_loop.h"
 #include "grpcpp/security/credentials.h"
 
@@ -25,7 +26,8 @@ namespace tributary {
 // `credentials`: how the channels are secured
 // (TransportSecurity::ChannelCredentials(); nullptr: plaintext).
 std::unique_ptr<WorkerCacheInterface> NewGrpcWorkerCache(
-    const ClusterSpec& cluster, int64_t max_message_bytes = -1,
+    const ClusterSpec& cluster,
+    int64_t max_message_bytes = kDefaultMaxMessageBytes,
     Allocator* allocator = cpu_allocator(),
     std::shared_ptr<RpcLoop> loop = nullptr,
     std::shared_ptr<grpc::ChannelCredentials> credentials = nullptr);

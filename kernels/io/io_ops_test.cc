@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/checkpoint/bundle_naming.h"
 #include "common/checkpoint/file_io.h"
+#include "common/framework/file_access_policy.h"
 #include "common/framework/tensor_testutil.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -140,6 +141,68 @@ TEST(FilenameAndStringOpsTest, MatchTensorFlow) {
       {Strings({"s3://bucket/x", "/tmp/s3://", ""})});
   ASSERT_TRUE(match.ok()) << match.status();
   ExpectTensorEqual<bool>((*match)[0], AsTensor<bool>({true, false, false}));
+}
+
+// --allowed-path (docs/limits.md): the kernels ask the session's
+// FileAccessPolicy before touching a file.
+TEST(CheckpointFileAccessTest, OnlyUnderAllowedDirectories) {
+  const std::string allowed = TmpDir("allowed");
+  const std::string outside = TmpDir("outside");
+  ASSERT_TRUE(CreateDirs(allowed).ok());
+  ASSERT_TRUE(CreateDirs(outside).ok());
+  absl::StatusOr<FileAccessPolicy> policy = FileAccessPolicy::Create({allowed});
+  ASSERT_TRUE(policy.ok()) << policy.status();
+
+  auto run = [&](const tensorflow::NodeDef& def,
+                 const std::vector<Tensor>& inputs) {
+    test::KernelRunner runner;
+    runner.set_file_access(&*policy);
+    absl::Status s = runner.Init(def);
+    if (!s.ok()) return s;
+    return runner.Run(inputs).status();
+  };
+  auto save = [&](const std::string& prefix) {
+    return run(NodeDefBuilder("save", "SaveV2").Inputs(4)
+                   .Attr("dtypes", std::vector<DataType>{DT_FLOAT}).Build(),
+               {AsScalar<std::string>(prefix), Strings({"v"}), Strings({""}),
+                AsTensor<float>({1, 2})});
+  };
+  auto restore = [&](const std::string& prefix) {
+    return run(NodeDefBuilder("restore", "RestoreV2").Inputs(3)
+                   .Attr("dtypes", std::vector<DataType>{DT_FLOAT}).Build(),
+               {AsScalar<std::string>(prefix), Strings({"v"}), Strings({""})});
+  };
+
+  EXPECT_TRUE(save(allowed + "/model.ckpt").ok());
+  EXPECT_TRUE(restore(allowed + "/model.ckpt").ok());
+  // Written unrestricted, outside: the restricted session can't read it.
+  ASSERT_TRUE(Save(outside + "/model.ckpt", {"v"}, {""}, {AsTensor<float>({1})}).ok());
+  for (const std::string& bad :
+       {outside + "/model.ckpt", allowed + "/../" + outside.substr(outside.rfind('/') + 1) + "/model.ckpt"}) {
+    absl::Status s = save(bad);
+    EXPECT_EQ(s.code(), absl::StatusCode::kPermissionDenied) << s;
+    EXPECT_THAT(std::string(s.message()), HasSubstr(bad));
+    EXPECT_THAT(std::string(s.message()), HasSubstr("--allowed-path"));
+    EXPECT_THAT(std::string(s.message()), HasSubstr("SaveV2"));
+    s = restore(bad);
+    EXPECT_EQ(s.code(), absl::StatusCode::kPermissionDenied) << s;
+  }
+  // Nothing was written outside by the refused save.
+  EXPECT_FALSE(FileExists(outside + "/denied.ckpt.index"));
+  EXPECT_EQ(save(outside + "/denied.ckpt").code(),
+            absl::StatusCode::kPermissionDenied);
+  EXPECT_FALSE(FileExists(outside + "/denied.ckpt.index"));
+
+  // MergeV2Checkpoints: inputs and destination alike.
+  auto merge = [&](const std::string& in, const std::string& dest) {
+    return run(NodeDefBuilder("merge", "MergeV2Checkpoints").Inputs(2)
+                   .Attr("delete_old_dirs", false).Build(),
+               {Strings({in}), AsScalar<std::string>(dest)});
+  };
+  EXPECT_EQ(merge(allowed + "/model.ckpt", outside + "/merged").code(),
+            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(merge(outside + "/model.ckpt", allowed + "/merged").code(),
+            absl::StatusCode::kPermissionDenied);
 }
 
 }  // namespace

@@ -40,6 +40,12 @@ class MergeV2CheckpointsOp : public OpKernel {
       inputs.push_back(prefixes.flat<std::string>()(i));
     }
     const std::string& merged = destination.scalar<std::string>()();
+    // Every file it reads, writes or deletes is under the task's
+    // --allowed-path directories (docs/limits.md).
+    for (const std::string& input : inputs) {
+      OP_REQUIRES_OK(ctx, ctx->CheckCheckpointAccess(input));
+    }
+    OP_REQUIRES_OK(ctx, ctx->CheckCheckpointAccess(merged));
     OP_REQUIRES_OK(ctx, MergeBundles(inputs, merged, allow_missing_files_));
     if (delete_old_dirs_) {
       const std::string merged_dir = Dirname(merged);

@@ -55,6 +55,8 @@ class SaveV2Op : public OpKernel {
     const int num_tensors = ctx->num_inputs() - 3;
     OP_REQUIRES_OK(ctx, ValidateInputs(prefix, names, slices, num_tensors));
     const std::string& path = prefix.flat<std::string>()(0);
+    // Only under the task's --allowed-path directories (docs/limits.md).
+    OP_REQUIRES_OK(ctx, ctx->CheckCheckpointAccess(path));
     BundleWriter writer(path);
     OP_REQUIRES_OK(ctx, writer.status());
     for (int i = 0; i < num_tensors; ++i) {
@@ -94,6 +96,7 @@ class RestoreV2Op : public OpKernel {
     const int num_tensors = static_cast<int>(dtypes_.size());
     OP_REQUIRES_OK(ctx, ValidateInputs(prefix, names, slices, num_tensors));
     const std::string& path = prefix.flat<std::string>()(0);
+    OP_REQUIRES_OK(ctx, ctx->CheckCheckpointAccess(path));
     absl::StatusOr<std::unique_ptr<BundleReader>> reader =
         BundleReader::Open(path);
     OP_REQUIRES_OK(ctx, reader.status());

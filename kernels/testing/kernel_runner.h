@@ -128,6 +128,9 @@ class KernelRunner {
   void set_stats_collector(StepStatsCollectorInterface* c) {
     params_.stats_collector = c;
   }
+  // The session limits the executor would pass (docs/limits.md).
+  void set_memory_budget(MemoryBudget* b) { params_.memory_budget = b; }
+  void set_file_access(const FileAccessPolicy* p) { params_.file_access = p; }
   // How long Run waits for an async kernel's done (default 60 s).
   void set_async_timeout(absl::Duration timeout) { async_timeout_ = timeout; }
 

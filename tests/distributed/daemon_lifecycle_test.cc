@@ -146,6 +146,9 @@ TEST_F(DaemonLifecycleTest, HelpDocumentsEveryFlag) {
                                                  "--intra-op-threads",
                                                  "--cpu-devices",
                                                  "--max-message-size",
+                                                 "--max-graph-bytes",
+                                                 "--session-memory-budget",
+                                                 "--allowed-path",
                                                  "--grace-period"};
   const std::vector<std::string> master_flags = {"--cluster",
                                                  "--listen",
@@ -153,6 +156,10 @@ TEST_F(DaemonLifecycleTest, HelpDocumentsEveryFlag) {
                                                  "--discovery-timeout",
                                                  "--idle-session-timeout",
                                                  "--max-message-size",
+                                                 "--max-graph-bytes",
+                                                 "--max-sessions",
+                                                 "--max-steps-per-client",
+                                                 "--max-steps-per-session",
                                                  "--grace-period"};
   for (const auto& [binary, flags] :
        {std::make_pair(WorkerBinary(), worker_flags),

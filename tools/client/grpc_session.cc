@@ -59,11 +59,11 @@ absl::StatusOr<std::string> GrpcTargetAddress(const std::string& target) {
 absl::StatusOr<std::unique_ptr<GrpcSession>> GrpcSession::New(
     GrpcSessionOptions options) {
   TRIB_ASSIGN_OR_RETURN(std::string address, GrpcTargetAddress(options.target));
-  std::shared_ptr<grpc::Channel> channel = NewGrpcChannel(
-      address, -1,
-      options.credentials.transport != nullptr
-          ? options.credentials.transport->ChannelCredentials()
-          : nullptr);
+  std::shared_ptr<grpc::Channel> channel =
+      NewGrpcChannel(address, options.max_message_size,
+                     options.credentials.transport != nullptr
+                         ? options.credentials.transport->ChannelCredentials()
+                         : nullptr);
   return std::unique_ptr<GrpcSession>(new GrpcSession(
       std::move(options), std::move(address), std::move(channel)));
 }
@@ -281,9 +281,9 @@ absl::Status GrpcSession::Run(
   std::unique_ptr<grpc::ClientContext> context = NewContext(timeout);
   grpc::ByteBuffer response_buffer;
   // Completes by the context's deadline at the latest.
-  const grpc::Status call_status = UnaryCallOnThisThread(
-      generic_stub_.get(), context.get(), kRunStepMethod, request_buffer,
-      &response_buffer);
+  const grpc::Status call_status =
+      UnaryCallOnThisThread(generic_stub_.get(), context.get(), kRunStepMethod,
+                            request_buffer, &response_buffer);
   ForgetContext(context.get());
   if (!call_status.ok()) return CallError(call_status, "RunStep", timeout);
 

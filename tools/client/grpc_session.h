@@ -47,6 +47,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "common/rpc/grpc_channel.h"
 #include "common/rpc/transport_security.h"
 #include "common/runtime/session/session.h"
 #include "grpcpp/channel.h"
@@ -82,6 +83,10 @@ struct ClientCredentials {
 struct GrpcSessionOptions {
   // "grpc://host:port" (the scheme is required).
   std::string target;
+  // Largest gRPC message sent or received, in bytes (feeds and fetches of
+  // one step travel in one message); -1: unlimited (gRPC's own cap is
+  // 2 GiB). Match the master's --max-message-size.
+  int64_t max_message_size = kDefaultMaxMessageBytes;
   // Sent to the master with CreateSession; operation_timeout_in_ms also sets
   // our deadlines (see above).
   tensorflow::ConfigProto config;

@@ -56,7 +56,9 @@ namespace tributary {
 class CallFrameInterface;
 class CancellationManager;
 class Device;
+class FileAccessPolicy;
 class Graph;
+class MemoryBudget;
 class OpKernel;
 class RendezvousInterface;
 class ResourceMgr;
@@ -142,6 +144,12 @@ struct LocalExecutorParams {
       create_kernel;
   // Frees a kernel made by create_kernel. Empty: delete.
   std::function<void(OpKernel*)> delete_kernel;
+
+  // The limits of the session the graph belongs to, handed to every kernel
+  // run (OpKernelContext::Params); null: none. Not owned; must outlive the
+  // executor.
+  MemoryBudget* memory_budget = nullptr;
+  const FileAccessPolicy* file_access = nullptr;
 };
 
 // Prepares `graph` (every op node placed on params.device) for execution.

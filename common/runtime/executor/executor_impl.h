@@ -40,6 +40,8 @@ class ExecutorImpl : public Executor {
 
   // ---- For the per-step state ----
   Device* device() const { return params_.device; }
+  MemoryBudget* memory_budget() const { return params_.memory_budget; }
+  const FileAccessPolicy* file_access() const { return params_.file_access; }
   const std::string& device_name() const { return device_name_; }
   const NodeItem& item(int32_t id) const { return items_[id]; }
   int32_t num_items() const { return static_cast<int32_t>(items_.size()); }

@@ -175,6 +175,8 @@ void ExecutorState<P>::RunLoop(TaggedNodeReadyQueue* inline_ready,
   params.rendezvous = rendezvous_;
   params.cancellation_manager = cancellation_manager_;
   params.resource_manager = resource_mgr_;
+  params.memory_budget = impl_->memory_budget();
+  params.file_access = impl_->file_access();
   params.stats_collector = stats_collector_;
   params.runner = &runner_;
   Device* const device = impl_->device();
