@@ -83,14 +83,22 @@ absl::StatusOr<std::vector<TaskDevices>> DiscoverDevices(
   using Group = WorkerCallGroup<tensorflow::GetStatusRequest,
                                 tensorflow::GetStatusResponse>;
   Group group;
+  const absl::Time now = absl::Now();
+  std::vector<bool> may_be_starting;
+  // The wait ends when the last call's own bound does.
+  absl::Time wait_until = absl::InfinitePast();
   for (const std::string& task : tasks) {
     TRIB_ASSIGN_OR_RETURN(std::shared_ptr<WorkerInterface> worker,
                           env.worker_cache->GetWorker(task));
-    group.Add(task, std::move(worker));
+    Group::Call* call = group.Add(task, std::move(worker));
+    may_be_starting.push_back(env.liveness == nullptr ||
+                              env.liveness->MayBeStarting(task, now));
+    if (!may_be_starting.back()) call->deadline = now + kDownTaskPatience;
+    wait_until = std::max(wait_until, std::min(deadline, call->deadline));
   }
   group.Start(deadline, StartGetStatus);
   if (caller != nullptr) caller->SetCancelCallback(group.Canceller());
-  const bool all_done = group.WaitAll(deadline);
+  const bool all_done = group.WaitAll(wait_until);
   if (caller != nullptr) {
     caller->ClearCancelCallback();
     if (caller->IsCancelled()) {
@@ -102,30 +110,50 @@ absl::StatusOr<std::vector<TaskDevices>> DiscoverDevices(
     statuses.push_back(group.status(
         i, errors::DeadlineExceeded(
                "no answer (the task is not running or not reachable)")));
+    if (statuses.back().ok() && env.liveness != nullptr) {
+      env.liveness->MarkAnswered(tasks[i]);
+    }
   }
   // Calls still in flight are abandoned; cancelling frees their transport
   // resources now rather than at their own deadline.
   if (!all_done) group.CancelAll();
 
+  // A task that is down is reported before one that may still be starting:
+  // its Aborted is the answer (see task_liveness.h).
   const int64_t timeout_ms = absl::ToInt64Milliseconds(timeout);
   std::vector<std::string> failed;
   absl::Status first;
-  for (size_t i = 0; i < group.size(); ++i) {
-    const absl::Status& s = statuses[i];
-    if (s.ok()) continue;
-    if (first.ok()) {
-      first = errors::Unavailable("Task ", env.DescribeTask(tasks[i]),
-                                  " did not answer GetStatus within ",
-                                  timeout_ms, " ms: ", s.message());
-    } else {
-      failed.push_back(tasks[i]);
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool down_pass = pass == 0;
+    for (size_t i = 0; i < group.size(); ++i) {
+      const absl::Status& s = statuses[i];
+      if (s.ok() || may_be_starting[i] == down_pass) continue;
+      if (!first.ok()) {
+        failed.push_back(tasks[i]);
+      } else if (down_pass) {
+        const bool answered =
+            env.liveness != nullptr && env.liveness->Answered(tasks[i]);
+        first = errors::Aborted(
+            "Task ", env.DescribeTask(tasks[i]), " is down: ",
+            answered ? "it answered this master before and"
+                     : "the cluster has been up for a while and it",
+            " did not answer GetStatus within ",
+            absl::ToInt64Milliseconds(kDownTaskPatience), " ms: ", s.message(),
+            ". Restart it, or leave it out of the session with "
+            "ConfigProto.device_filters");
+      } else {
+        first = errors::Unavailable("Task ", env.DescribeTask(tasks[i]),
+                                    " did not answer GetStatus within ",
+                                    timeout_ms, " ms: ", s.message());
+      }
     }
   }
   if (!first.ok()) {
     if (!failed.empty()) {
-      return errors::Unavailable(first.message(), " (", failed.size(),
-                                 " more task(s) did not answer either: ",
-                                 absl::StrJoin(failed, ", "), ")");
+      return absl::Status(first.code(),
+                          absl::StrCat(first.message(), " (", failed.size(),
+                                       " more task(s) did not answer either: ",
+                                       absl::StrJoin(failed, ", "), ")"));
     }
     return first;
   }
@@ -139,8 +167,7 @@ absl::StatusOr<std::vector<TaskDevices>> DiscoverDevices(
       absl::StatusOr<std::string> owner = TaskNameOf(d.name());
       if (!owner.ok() || *owner != tasks[i]) {
         return errors::FailedPrecondition(
-            "Task ", env.DescribeTask(tasks[i]), " reported device '",
-            d.name(),
+            "Task ", env.DescribeTask(tasks[i]), " reported device '", d.name(),
             "', which is not one of its own: the cluster spec's address for "
             "this task reaches a worker started as another task");
       }

@@ -13,8 +13,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "common/distributed/call_options.h"
 #include "common/device/device_name_utils.h"
+#include "common/distributed/call_options.h"
 #include "google/protobuf/repeated_field.h"
 #include "master/master_env.h"
 #include "protos/device_attributes.pb.h"
@@ -50,11 +50,15 @@ struct TaskDevices {
 };
 
 // GetStatus on every task of `tasks` at once; each call and the whole wait
-// end at `deadline` (`timeout` is what the caller allowed, for messages).
-// Devices are filtered by `filters`. Errors:
-//  * Unavailable "Task /job:worker/replica:0/task:1 (127.0.0.1:1234) did not
-//    answer GetStatus within 30000 ms: <cause>" for the first task (in task
-//    order) that failed, listing the others that also failed;
+// end at `deadline` (`timeout` is what the caller allowed, for messages),
+// except that a task env.liveness deems down gets kDownTaskPatience
+// (master/task_liveness.h). Tasks that answer are marked in env.liveness.
+// Devices are filtered by `filters`. Errors, for the first failed task in
+// task order (down tasks first), listing the others that also failed:
+//  * Aborted "Task /job:worker/replica:0/task:1 (127.0.0.1:1234) is down:
+//    ..." when a task that is down did not answer;
+//  * Unavailable "Task ... did not answer GetStatus within 30000 ms:
+//    <cause>" when only tasks that may still be starting did not;
 //  * FailedPrecondition when a task reports a device of another task (its
 //    address in the cluster spec points at a different worker).
 // `caller` (may be null): cancelling it stops the discovery (Cancelled).

@@ -1,6 +1,5 @@
 #include "master/master.h"
 
-
 #include <algorithm>
 #include <thread>
 #include <utility>
@@ -81,6 +80,7 @@ class Master::CallScope {
 
 Master::Master(MasterOptions options)
     : options_(std::move(options)),
+      liveness_(absl::Now(), options_.task_startup_window),
       client_steps_(options_.max_steps_per_client, "--max-steps-per-client",
                     "steps"),
       session_steps_(options_.max_steps_per_session, "--max-steps-per-session",
@@ -93,6 +93,7 @@ Master::Master(MasterOptions options)
   env_.incarnation = NewIncarnation();
   env_.timer = &timer_;
   env_.blocking_pool = &blocking_pool_;
+  env_.liveness = &liveness_;
   if (options_.idle_session_timeout > absl::ZeroDuration()) {
     gc_thread_ = std::thread([this] { GcLoop(); });
   }
@@ -192,9 +193,8 @@ absl::Status Master::CreateSession(
       sessions_[session->handle()] = session;
       response->set_session_handle(session->handle());
       response->set_graph_version(0);
-      spdlog::info("Created session {} ({} nodes, {} tasks)",
-                   session->handle(), request.graph_def().node_size(),
-                   tasks.size());
+      spdlog::info("Created session {} ({} nodes, {} tasks)", session->handle(),
+                   request.graph_def().node_size(), tasks.size());
       return absl::OkStatus();
     }
   }
@@ -217,8 +217,8 @@ absl::Status Master::PartialRunSetup(
     tensorflow::PartialRunSetupResponse* response) {
   CallScope scope(this);
   TRIB_RETURN_IF_ERROR(scope.status());
-  TRIB_RETURN_IF_ERROR(request_ids_.TrackUnique(request.request_id(),
-                                                "PartialRunSetupRequest"));
+  TRIB_RETURN_IF_ERROR(
+      request_ids_.TrackUnique(request.request_id(), "PartialRunSetupRequest"));
   TRIB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session,
                         FindSession(request.session_handle()));
   return session->PartialRunSetup(request, response);
@@ -256,9 +256,9 @@ void Master::RunStepAsync(CallOptions* opts, const RunStepRequestMsg& request,
   // The limits first: a step refused for them did nothing, so the client
   // may send it again with the same request_id.
   absl::StatusOr<std::shared_ptr<StepSlots>> slots =
-      session.ok() ? AcquireStepSlots(opts, (*session)->handle())
-                   : absl::StatusOr<std::shared_ptr<StepSlots>>(
-                         session.status());
+      session.ok()
+          ? AcquireStepSlots(opts, (*session)->handle())
+          : absl::StatusOr<std::shared_ptr<StepSlots>>(session.status());
   if (slots.ok()) {
     s = request_ids_.TrackUnique(request.proto.request_id(), "RunStepRequest");
     if (!s.ok()) slots = s;
@@ -359,8 +359,9 @@ absl::Status Master::Reset(const tensorflow::ResetRequest& request,
   absl::Status first;
   for (size_t i = 0; i < group.size() && first.ok(); ++i) {
     absl::Status s = group.status(
-        i, errors::DeadlineExceeded("no answer within ",
-                                    absl::FormatDuration(env_.control_timeout)));
+        i,
+        errors::DeadlineExceeded("no answer within ",
+                                 absl::FormatDuration(env_.control_timeout)));
     if (!s.ok()) {
       first = errors::Create(s.code(), "CleanupAll on ",
                              env_.DescribeTask(group.call(i).task),
@@ -376,8 +377,8 @@ absl::Status Master::MakeCallable(
     tensorflow::MakeCallableResponse* response) {
   CallScope scope(this);
   TRIB_RETURN_IF_ERROR(scope.status());
-  TRIB_RETURN_IF_ERROR(request_ids_.TrackUnique(request.request_id(),
-                                                "MakeCallableRequest"));
+  TRIB_RETURN_IF_ERROR(
+      request_ids_.TrackUnique(request.request_id(), "MakeCallableRequest"));
   TRIB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session,
                         FindSession(request.session_handle()));
   return session->MakeCallable(request, response);
@@ -392,8 +393,8 @@ absl::Status Master::RunCallable(CallOptions* opts,
                         FindSession(request.session_handle()));
   TRIB_ASSIGN_OR_RETURN(std::shared_ptr<StepSlots> slots,
                         AcquireStepSlots(opts, session->handle()));
-  TRIB_RETURN_IF_ERROR(request_ids_.TrackUnique(request.request_id(),
-                                                "RunCallableRequest"));
+  TRIB_RETURN_IF_ERROR(
+      request_ids_.TrackUnique(request.request_id(), "RunCallableRequest"));
   return session->RunCallable(opts, request, response);
 }
 
@@ -430,8 +431,7 @@ int Master::CollectIdleSessions(absl::Time now) {
     absl::MutexLock l(&mu_);
     for (auto it = sessions_.begin(); it != sessions_.end();) {
       const MasterSession& s = *it->second;
-      if (!s.busy() &&
-          s.last_access() + options_.idle_session_timeout < now) {
+      if (!s.busy() && s.last_access() + options_.idle_session_timeout < now) {
         idle.push_back(std::move(it->second));
         it = sessions_.erase(it);
       } else {
@@ -440,8 +440,7 @@ int Master::CollectIdleSessions(absl::Time now) {
     }
   }
   for (const auto& session : idle) {
-    spdlog::info("Closing session {}: idle for more than {}",
-                 session->handle(),
+    spdlog::info("Closing session {}: idle for more than {}", session->handle(),
                  absl::FormatDuration(options_.idle_session_timeout));
   }
   const int n = static_cast<int>(idle.size());
@@ -464,10 +463,9 @@ void Master::Shutdown(absl::Duration grace) {
   {
     absl::MutexLock l(&mu_);
     shutting_down_ = true;
-    mu_.AwaitWithTimeout(
-        absl::Condition(
-            +[](int* n) { return *n == 0; }, &in_flight_),
-        grace);
+    mu_.AwaitWithTimeout(absl::Condition(
+                             +[](int* n) { return *n == 0; }, &in_flight_),
+                         grace);
   }
   // Closing cancels whatever still runs.
   std::vector<std::shared_ptr<MasterSession>> sessions;
@@ -484,10 +482,9 @@ void Master::Shutdown(absl::Duration grace) {
   if (gc_thread_.joinable()) gc_thread_.join();
   {
     absl::MutexLock l(&mu_);
-    mu_.AwaitWithTimeout(
-        absl::Condition(
-            +[](int* n) { return *n == 0; }, &in_flight_),
-        env_.control_timeout);
+    mu_.AwaitWithTimeout(absl::Condition(
+                             +[](int* n) { return *n == 0; }, &in_flight_),
+                         env_.control_timeout);
   }
   env_.background->WaitIdle(DeadlineAfter(env_.control_timeout));
 }

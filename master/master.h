@@ -54,6 +54,10 @@ struct MasterOptions {
   // Task addresses for messages and the workers' ServerDef; may be empty.
   ClusterSpec cluster;
   absl::Duration discovery_timeout = absl::Seconds(30);
+  // After the master starts, how long a task that never answered is still
+  // waited for as "starting" (master/task_liveness.h); later, a task that
+  // does not answer is down and discovery fails fast with Aborted.
+  absl::Duration task_startup_window = absl::Seconds(30);
   absl::Duration control_timeout = absl::Seconds(30);
   absl::Duration cancel_grace = absl::Seconds(10);
   // Sessions idle longer than this are closed; zero or negative: never.
@@ -152,6 +156,7 @@ class Master {
   void GcLoop();
 
   const MasterOptions options_;
+  TaskLiveness liveness_;
   // Before env_ and the sessions, so both outlive every step.
   DeadlineTimer timer_;
   BlockingCallPool blocking_pool_;

@@ -16,6 +16,7 @@
 #include "common/distributed/deadline_timer.h"
 #include "common/distributed/worker_cache.h"
 #include "master/blocking_call_pool.h"
+#include "master/task_liveness.h"
 
 namespace tributary {
 
@@ -64,6 +65,10 @@ struct MasterEnv {
   // After a step's first error the master cancels the other partitions and
   // waits this long at most for them to report, to find the root cause.
   absl::Duration cancel_grace = absl::Seconds(10);
+  // Which tasks answered discovery before, to tell a task still starting
+  // from one that is down (master/task_liveness.h). Not owned; the Master
+  // owns it. Null: every task may be starting (waited for up to the bound).
+  TaskLiveness* liveness = nullptr;
   // Identifies this master process to the workers
   // (CreateWorkerSessionRequest.master_incarnation).
   uint64_t incarnation = 0;

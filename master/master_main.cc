@@ -28,6 +28,7 @@ struct MasterFlags {
   std::string cluster_file;
   std::string log_level = "info";
   int64_t discovery_timeout_ms = 30000;
+  int64_t task_startup_window_s = 30;
   int64_t control_timeout_ms = 30000;
   int64_t idle_session_timeout_s = 3600;
   double grace_period_s = 10;
@@ -67,6 +68,14 @@ int Run(int argc, char** argv) {
       ->type_name("MS")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  app.add_option("--task-startup-window", flags.task_startup_window_s,
+                 "Seconds after the master starts during which a task that "
+                 "never answered is waited for as still starting; after it, "
+                 "or once a task answered, a task that does not answer is "
+                 "down and discovery fails within 2 s with Aborted naming it")
+      ->type_name("S")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--control-timeout", flags.control_timeout_ms,
                  "Milliseconds allowed to each control call to a worker "
                  "(CreateWorkerSession, RegisterGraph of a step without a "
@@ -166,6 +175,7 @@ int Run(int argc, char** argv) {
   }
   MasterServerOptions& options = flags.server;
   options.discovery_timeout = absl::Milliseconds(flags.discovery_timeout_ms);
+  options.task_startup_window = absl::Seconds(flags.task_startup_window_s);
   options.control_timeout = absl::Milliseconds(flags.control_timeout_ms);
   options.idle_session_timeout = absl::Seconds(flags.idle_session_timeout_s);
   options.grace_period = absl::Seconds(flags.grace_period_s);

@@ -13,7 +13,7 @@ from daemon_process import env_without_tf_config
 
 class MasterMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpecTestCase):
     BINARY = os.path.join("master", "tributary-master")
-    HELP = ["--cluster", "--listen", "--log-level", "--discovery-timeout",
+    HELP = ["--cluster", "--listen", "--log-level", "--discovery-timeout", "--task-startup-window",
             "--control-timeout", "--idle-session-timeout", "--max-message-size",
             "--max-graph-bytes", "--max-sessions", "--max-steps-per-client",
             "--max-steps-per-session", "--grace-period", "--tls-cert", "--tls-key", "--tls-ca",

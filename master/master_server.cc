@@ -43,6 +43,7 @@ void MasterServer::Init() {
   master.worker_cache = workers;
   master.cluster = cluster_;
   master.discovery_timeout = options_.discovery_timeout;
+  master.task_startup_window = options_.task_startup_window;
   master.control_timeout = options_.control_timeout;
   master.cancel_grace = options_.cancel_grace;
   master.idle_session_timeout = options_.idle_session_timeout;

@@ -61,6 +61,7 @@ struct MasterServerOptions {
   // GetStatus bound of CreateSession / ListDevices when the session config
   // gives none (--discovery-timeout).
   absl::Duration discovery_timeout = absl::Seconds(30);
+  absl::Duration task_startup_window = absl::Seconds(30);
   // Bound of each control call to a worker (--control-timeout).
   absl::Duration control_timeout = absl::Seconds(30);
   // Sessions no call used for this long are closed; zero: never

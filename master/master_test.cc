@@ -52,12 +52,12 @@ TEST_F(MasterTest, ListDevicesWithoutSessionListsEveryTask) {
   tensorflow::ListDevicesRequest req;
   tensorflow::ListDevicesResponse resp;
   ASSERT_TRUE(master_->ListDevices(nullptr, req, &resp).ok());
-  EXPECT_EQ(DeviceNames(resp),
-            (std::set<std::string>{
-                "/job:ps/replica:0/task:0/device:CPU:0",
-                "/job:worker/replica:0/task:0/device:CPU:0",
-                "/job:worker/replica:0/task:0/device:CPU:1",
-                "/job:worker/replica:0/task:1/device:CPU:0"}));
+  EXPECT_EQ(
+      DeviceNames(resp),
+      (std::set<std::string>{"/job:ps/replica:0/task:0/device:CPU:0",
+                             "/job:worker/replica:0/task:0/device:CPU:0",
+                             "/job:worker/replica:0/task:0/device:CPU:1",
+                             "/job:worker/replica:0/task:1/device:CPU:0"}));
 }
 
 TEST_F(MasterTest, CreateSessionDiscoversAndCreatesWorkerSessions) {
@@ -87,9 +87,24 @@ TEST_F(MasterTest, DeviceFiltersRestrictTheSessionsTasks) {
   tensorflow::ConfigProto config;
   config.add_device_filters("/job:worker");
   tensorflow::GraphDef g = ParseGraph(R"pb(
-    node { name: "c" op: "Const"
-           attr { key: "dtype" value { type: DT_FLOAT } }
-           attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
+    node {
+      name: "c"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_FLOAT
+            tensor_shape {}
+            float_val: 1
+          }
+        }
+      }
+    }
   )pb");
   absl::StatusOr<std::string> h = CreateSession(g, config);
   ASSERT_TRUE(h.ok()) << h.status();
@@ -131,6 +146,48 @@ TEST_F(MasterTest, TaskIgnoringCancellationStillGivesUnavailable) {
   EXPECT_THAT(std::string(h.status().message()),
               HasSubstr("/job:ps/replica:0/task:0 (127.0.0.1:2001) did not "
                         "answer GetStatus within 50 ms"));
+}
+
+// A task that answered once and then stops is down: discovery gives it
+// kDownTaskPatience, not the session's minute, and answers Aborted (which
+// TensorFlow's client does not retry) naming it.
+TEST_F(MasterTest, TaskThatAnsweredAndStoppedIsAbortedNotWaitedFor) {
+  ASSERT_TRUE(CreateSession(PsWorkerGraph()).ok());
+  w1_->SetGetStatusMode(FakeWorker::Mode::kHang);
+  tensorflow::ConfigProto config;
+  config.set_operation_timeout_in_ms(600000);
+  absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph(), config);
+  ASSERT_TRUE(absl::IsAborted(h.status())) << h.status();
+  EXPECT_THAT(std::string(h.status().message()),
+              HasSubstr("Task /job:worker/replica:0/task:1 (127.0.0.1:2003) "
+                        "is down: it answered this master before"));
+  EXPECT_THAT(std::string(h.status().message()), HasSubstr("device_filters"));
+  // Back up: found again.
+  w1_->SetGetStatusMode(FakeWorker::Mode::kAnswer);
+  EXPECT_TRUE(CreateSession(PsWorkerGraph()).ok());
+}
+
+// Past the startup window, a task that never answered is down as well; before
+// it, a task may still be starting and is waited for (the tests above).
+TEST_F(MasterTest, TaskNeverSeenAfterTheStartupWindowIsDown) {
+  MasterOptions o = DefaultOptions();
+  o.task_startup_window = absl::ZeroDuration();
+  RestartMaster(o);
+  ps_->SetGetStatusMode(FakeWorker::Mode::kFail,
+                        errors::Unavailable("Connection refused"));
+  w1_->SetGetStatusMode(FakeWorker::Mode::kHang);
+  tensorflow::ConfigProto config;
+  config.set_operation_timeout_in_ms(600000);
+  absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph(), config);
+  ASSERT_TRUE(absl::IsAborted(h.status())) << h.status();
+  EXPECT_THAT(std::string(h.status().message()),
+              HasSubstr("Task /job:ps/replica:0/task:0 (127.0.0.1:2001) is "
+                        "down: the cluster has been up for a while"));
+  EXPECT_THAT(std::string(h.status().message()),
+              HasSubstr("Connection refused"));
+  EXPECT_THAT(std::string(h.status().message()),
+              HasSubstr("1 more task(s) did not answer either: "
+                        "/job:worker/replica:0/task:1"));
 }
 
 TEST_F(MasterTest, FailingTaskIsUnavailableWithCause) {
@@ -266,8 +323,7 @@ TEST_F(MasterTest, StepWithoutRemoteSendsIsNotCleanedUpAfterSuccess) {
 
   // A failed step is still cleaned up: its state may be anywhere.
   w0_->FailRunGraphWith(errors::InvalidArgument("bad input"));
-  EXPECT_TRUE(
-      absl::IsInvalidArgument(master_->RunStep(nullptr, req, &resp)));
+  EXPECT_TRUE(absl::IsInvalidArgument(master_->RunStep(nullptr, req, &resp)));
   WaitForBackgroundCalls();
   const int64_t failed = w0_->run_graph_requests().back().proto.step_id();
   EXPECT_THAT(w0_->cleanup_step_ids(), testing::Contains(failed));
@@ -365,8 +421,8 @@ TEST_F(MasterTest, StepStatsAndPartitionGraphsAreMerged) {
   options.set_output_partition_graphs(true);
   tensorflow::RunMetadata md;
   std::vector<Tensor> out;
-  ASSERT_TRUE(Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"x:0"},
-                  {"z"}, &out, options, &md)
+  ASSERT_TRUE(Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"x:0"}, {"z"},
+                  &out, options, &md)
                   .ok());
   std::set<std::string> devs;
   for (const auto& d : md.step_stats().dev_stats()) devs.insert(d.device());
@@ -399,15 +455,14 @@ TEST_F(MasterTest, RootCauseIsReturnedAndTheStepCleanedUpEverywhere) {
     w1_->FailRunGraphWith(errors::InvalidArgument(
         "Incompatible shapes: [2] vs. [3]\n\t [[node y (Add)]]"));
     w0_->HangRunGraphUntilCancelled();
-    absl::Status s = Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}},
-                         {"z:0"}, {}, nullptr);
+    absl::Status s =
+        Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"}, {}, nullptr);
     EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
     EXPECT_THAT(std::string(s.message()), HasSubstr("node y"));
     EXPECT_THAT(std::string(s.message()), Not(HasSubstr("passed on")));
 
     WaitForBackgroundCalls();
-    const int64_t step =
-        w0_->run_graph_requests()[runs_before].proto.step_id();
+    const int64_t step = w0_->run_graph_requests()[runs_before].proto.step_id();
     for (const auto& w : all_workers()) {
       const auto ids = w->cleanup_step_ids();
       EXPECT_GT(ids.size(), cleanups_before[w->task()]) << w->task();
@@ -424,8 +479,8 @@ TEST_F(MasterTest, OnlyPassedOnErrorsGiveTheFirstOne) {
   ASSERT_TRUE(h.ok());
   ps_->FailRunGraphWith(
       errors::MarkDerived(errors::Unavailable("peer went away")));
-  absl::Status s =
-      Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"x:0"}, {"z"}, nullptr);
+  absl::Status s = Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"x:0"},
+                       {"z"}, nullptr);
   EXPECT_TRUE(absl::IsUnavailable(s)) << s;
   EXPECT_THAT(std::string(s.message()), HasSubstr("peer went away"));
 }
@@ -435,8 +490,8 @@ TEST_F(MasterTest, OnlyFalloutErrorsGiveTheFirstOne) {
   ASSERT_TRUE(h.ok());
   ps_->FailRunGraphWith(
       errors::Aborted("incarnation 1234 of /job:ps is stale"));
-  absl::Status s =
-      Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"x:0"}, {"z"}, nullptr);
+  absl::Status s = Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"x:0"},
+                       {"z"}, nullptr);
   EXPECT_TRUE(absl::IsAborted(s)) << s;
   EXPECT_THAT(std::string(s.message()), HasSubstr("stale"));
 }
@@ -449,10 +504,9 @@ TEST_F(MasterTest, FalloutErrorThenDeadlineGivesTheError) {
       errors::Aborted("incarnation 1234 of /job:ps is stale"));
   FakeWorker* w1 = w1_.get();
   // Ignores the cancellation the error causes, until the deadline.
-  w1_->SetRunGraphHandler([w1](CallOptions*, const RunGraphRequestMsg&,
-                               RunGraphResponseMsg*, StatusCallback done) {
-    w1->HangForever(std::move(done));
-  });
+  w1_->SetRunGraphHandler(
+      [w1](CallOptions*, const RunGraphRequestMsg&, RunGraphResponseMsg*,
+           StatusCallback done) { w1->HangForever(std::move(done)); });
   tensorflow::RunOptions options;
   options.set_timeout_in_ms(100);
   absl::Status s = Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"},
@@ -470,8 +524,8 @@ TEST_F(MasterTest, ErrorInTheResponseBodyCounts) {
     resp->proto.set_status_error_message("End of sequence");
     done(absl::OkStatus());
   });
-  absl::Status s =
-      Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"x:0"}, {"z"}, nullptr);
+  absl::Status s = Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"x:0"},
+                       {"z"}, nullptr);
   EXPECT_TRUE(absl::IsOutOfRange(s)) << s;
 }
 
@@ -502,12 +556,11 @@ TEST_F(MasterTest, OperationTimeoutBoundsStepsWhoseWorkerNeverAnswers) {
   w0_->SetFetchValue("z:0", test::AsTensor<float>({5, 6}));
   FakeWorker* ps = ps_.get();
   // Ignores cancellation altogether: the master must still answer.
-  ps_->SetRunGraphHandler([ps](CallOptions*, const RunGraphRequestMsg&,
-                               RunGraphResponseMsg*, StatusCallback done) {
-    ps->HangForever(std::move(done));
-  });
-  absl::Status s = Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"},
-                       {}, nullptr);
+  ps_->SetRunGraphHandler(
+      [ps](CallOptions*, const RunGraphRequestMsg&, RunGraphResponseMsg*,
+           StatusCallback done) { ps->HangForever(std::move(done)); });
+  absl::Status s =
+      Run(*h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"}, {}, nullptr);
   EXPECT_TRUE(absl::IsDeadlineExceeded(s)) << s;
   EXPECT_THAT(std::string(s.message()),
               HasSubstr("ConfigProto.operation_timeout_in_ms"));
@@ -645,8 +698,15 @@ TEST_F(MasterTest, ExtendChecksTheGraphVersion) {
   tensorflow::ExtendSessionRequest req;
   req.set_session_handle(*h);
   *req.mutable_graph_def() = ParseGraph(R"pb(
-    node { name: "w" op: "Identity" input: "x"
-           attr { key: "T" value { type: DT_FLOAT } } }
+    node {
+      name: "w"
+      op: "Identity"
+      input: "x"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
   )pb");
   req.set_current_graph_version(0);
   tensorflow::ExtendSessionResponse resp;
@@ -655,8 +715,15 @@ TEST_F(MasterTest, ExtendChecksTheGraphVersion) {
 
   // A stale version is refused.
   *req.mutable_graph_def() = ParseGraph(R"pb(
-    node { name: "w2" op: "Identity" input: "x"
-           attr { key: "T" value { type: DT_FLOAT } } }
+    node {
+      name: "w2"
+      op: "Identity"
+      input: "x"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
   )pb");
   absl::Status s = master_->ExtendSession(req, &resp);
   EXPECT_TRUE(absl::IsAborted(s)) << s;
@@ -732,7 +799,8 @@ TEST_F(MasterTest, Callables) {
   tensorflow::RunCallableRequest bad = run;
   bad.clear_feed();
   tensorflow::RunCallableResponse out;
-  EXPECT_TRUE(absl::IsInvalidArgument(master_->RunCallable(nullptr, bad, &out)));
+  EXPECT_TRUE(
+      absl::IsInvalidArgument(master_->RunCallable(nullptr, bad, &out)));
 
   tensorflow::ReleaseCallableRequest release;
   release.set_session_handle(*h);
@@ -765,12 +833,41 @@ TEST_F(MasterTest, CallableTensorConnectionsAreUnimplemented) {
 
 TEST_F(MasterTest, PartialRuns) {
   absl::StatusOr<std::string> h = CreateSession(ParseGraph(R"pb(
-    node { name: "a" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "b" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "c" op: "Identity" input: "a" device: "/job:ps"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "d" op: "Identity" input: "b"
-           attr { key: "T" value { type: DT_FLOAT } } }
+    node {
+      name: "a"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "b"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "c"
+      op: "Identity"
+      input: "a"
+      device: "/job:ps"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "d"
+      op: "Identity"
+      input: "b"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
   )pb"));
   ASSERT_TRUE(h.ok()) << h.status();
   w0_->SetFetchValue("c:0", test::AsTensor<float>({1}));
@@ -808,7 +905,8 @@ TEST_F(MasterTest, PartialRuns) {
   EXPECT_THAT(std::string(s.message()), HasSubstr("has already been fed"));
   ASSERT_TRUE(prun({{"b:0", test::AsTensor<float>({2})}}, {"d:0"}, &r).ok());
   ASSERT_EQ(r.tensor.size(), 1u);
-  test::ExpectTensorEqual<float>(r.tensor[0].second, test::AsTensor<float>({2}));
+  test::ExpectTensorEqual<float>(r.tensor[0].second,
+                                 test::AsTensor<float>({2}));
 
   // Both calls went to every partition with one step id; only the second was
   // the last; the step was cleaned up once, after it.

@@ -11,6 +11,7 @@
 // Everything a caller reads of a call is guarded by that call having
 // completed (done(i)).
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -37,18 +38,21 @@ class WorkerCallGroup {
     Request request;
     Response response;
     CallOptions opts;
+    // A bound of this call's own; the call ends at the earlier of it and
+    // the group's deadline.
+    absl::Time deadline = absl::InfiniteFuture();
   };
   // Starts one call: e.g. worker->RunGraphAsync(opts, request, response,
   // done).
   using StartFn = std::function<void(WorkerInterface* worker, CallOptions* opts,
-                                     const Request* request,
-                                     Response* response, StatusCallback done)>;
+                                     const Request* request, Response* response,
+                                     StatusCallback done)>;
   // Runs on the completing call's thread, outside any lock of the group,
   // after the call's status is recorded. Must only capture state that
   // outlives every callback (shared_ptrs).
   // `call` is complete: its response may be read.
-  using DoneFn = std::function<void(size_t index, const absl::Status& status,
-                                    Call& call)>;
+  using DoneFn =
+      std::function<void(size_t index, const absl::Status& status, Call& call)>;
 
   WorkerCallGroup() : state_(std::make_shared<State>()) {}
   WorkerCallGroup(const WorkerCallGroup&) = delete;
@@ -65,7 +69,8 @@ class WorkerCallGroup {
   }
   size_t size() const { return state_->calls.size(); }
 
-  // Starts every call with `deadline` on its CallOptions.
+  // Starts every call with `deadline` (or its own earlier Call::deadline)
+  // on its CallOptions.
   void Start(absl::Time deadline, const StartFn& start,
              DoneFn on_done = nullptr) {
     const size_t n = state_->calls.size();
@@ -77,7 +82,7 @@ class WorkerCallGroup {
     }
     for (size_t i = 0; i < n; ++i) {
       Call* call = state_->calls[i].get();
-      call->opts.SetDeadline(deadline);
+      call->opts.SetDeadline(std::min(deadline, call->deadline));
       std::shared_ptr<State> state = state_;
       start(call->worker.get(), &call->opts, &call->request, &call->response,
             [state, i, call, on_done](const absl::Status& s) {
@@ -180,10 +185,10 @@ class WorkerCallGroup {
 };
 
 // Starters for the methods the master calls.
-#define TRIB_WORKER_CALL_STARTER(Name, Method, Request, Response)            \
+#define TRIB_WORKER_CALL_STARTER(Name, Method, Request, Response)             \
   inline void Name(WorkerInterface* w, CallOptions* opts, const Request* req, \
-                   Response* resp, StatusCallback done) {                    \
-    w->Method(opts, req, resp, std::move(done));                             \
+                   Response* resp, StatusCallback done) {                     \
+    w->Method(opts, req, resp, std::move(done));                              \
   }
 TRIB_WORKER_CALL_STARTER(StartGetStatus, GetStatusAsync,
                          tensorflow::GetStatusRequest,
@@ -219,8 +224,7 @@ struct TaskWorker {
 // Fire-and-forget control calls: started now, bounded by env.timeout,
 // counted in env.background, errors logged. They return at once.
 void CleanupGraphAsync(const DetachedCallEnv& env,
-                       const std::vector<TaskWorker>& workers,
-                       int64_t step_id);
+                       const std::vector<TaskWorker>& workers, int64_t step_id);
 void DeregisterGraphAsync(const DetachedCallEnv& env, const TaskWorker& worker,
                           const std::string& session_handle,
                           const std::string& graph_handle);

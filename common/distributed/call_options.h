@@ -31,7 +31,9 @@ class CallOptions {
   // absl::InfiniteFuture() (the default) means no deadline; callers that
   // talk to remote tasks always set one.
   void SetDeadline(absl::Time deadline);
-  void SetTimeout(absl::Duration timeout) { SetDeadline(absl::Now() + timeout); }
+  void SetTimeout(absl::Duration timeout) {
+    SetDeadline(absl::Now() + timeout);
+  }
   absl::Time deadline() const;
 
   // Runs the cancel hook (once); later SetCancelCallback calls run theirs
@@ -45,11 +47,12 @@ class CallOptions {
   void SetCancelCallback(std::function<void()> cancel);
   void ClearCancelCallback();
 
-  // Who made the call, for per-client limits (master/client_limits.h): the
-  // server sets it before the handler runs, from the peer's address (its
-  // host, "ipv4:10.0.0.5") or, once calls are authenticated, from the
-  // authenticated principal ("principal:NAME"). Empty for in-process calls.
-  // Set once, before the call is handed on; read-only after.
+  // Who made the call, for per-client limits (--max-steps-per-client,
+  // common/distributed/resource_limits.h): the master's gRPC service sets
+  // it before the handler runs, to the authenticated token's name
+  // ("principal:NAME") or the peer's host ("ipv4:10.0.0.5"). Empty for
+  // in-process calls. Set once, before the call is handed on; read-only
+  // after.
   void set_client(std::string client) { client_ = std::move(client); }
   const std::string& client() const { return client_; }
 

@@ -19,11 +19,11 @@ namespace {
 
 // A method's full path, built once (gRPC takes it as a std::string and may
 // keep a pointer to it for the call's lifetime).
-#define TRIB_WORKER_METHOD(name)                                   \
-  [] {                                                             \
-    static const auto* path =                                      \
-        new std::string("/tensorflow.WorkerService/" #name);       \
-    return path;                                                   \
+#define TRIB_WORKER_METHOD(name)                             \
+  [] {                                                       \
+    static const auto* path =                                \
+        new std::string("/tensorflow.WorkerService/" #name); \
+    return path;                                             \
   }()
 
 // What a completing call needs of its worker. Calls hold it by shared_ptr,
@@ -64,23 +64,32 @@ class GrpcRemoteWorker : public WorkerInterface {
   GrpcRemoteWorker(std::shared_ptr<grpc::Channel> channel, std::string task,
                    std::string address, Allocator* allocator,
                    std::shared_ptr<RpcLoop> loop)
-      : generic_(std::move(channel)),
+      : channel_(channel),
+        generic_(std::move(channel)),
         loop_(loop != nullptr ? std::move(loop) : RpcLoop::SharedClientLoop()),
         peer_(std::make_shared<Peer>(
             Peer{std::move(task), std::move(address),
                  allocator != nullptr ? allocator : cpu_allocator()})) {}
 
-#define TRIB_CALL_TYPED(Method, wait_for_ready)                           \
-  void Method##Async(CallOptions* opts,                                   \
-                     const tensorflow::Method##Request* request,          \
-                     tensorflow::Method##Response* response,              \
-                     StatusCallback done) override {                      \
-    CallTyped(*TRIB_WORKER_METHOD(Method), opts, wait_for_ready, *request, \
-              response, std::move(done));                                 \
+#define TRIB_CALL_TYPED(Method, wait_for_ready)                               \
+  void Method##Async(                                                         \
+      CallOptions* opts, const tensorflow::Method##Request* request,          \
+      tensorflow::Method##Response* response, StatusCallback done) override { \
+    CallTyped(*TRIB_WORKER_METHOD(Method), opts, wait_for_ready, *request,    \
+              response, std::move(done));                                     \
   }
   // Discovery waits for a task that is still starting (bounded by the
-  // caller's deadline); every other call fails fast.
-  TRIB_CALL_TYPED(GetStatus, true)
+  // caller's deadline), and first cuts gRPC's reconnect backoff short (it
+  // grows to two minutes while a task is down), so a task restarted since
+  // its channel last failed is found at once. Every other call fails fast.
+  void GetStatusAsync(CallOptions* opts,
+                      const tensorflow::GetStatusRequest* request,
+                      tensorflow::GetStatusResponse* response,
+                      StatusCallback done) override {
+    grpc::experimental::ChannelResetConnectionBackoff(channel_.get());
+    CallTyped(*TRIB_WORKER_METHOD(GetStatus), opts, /*wait_for_ready=*/true,
+              *request, response, std::move(done));
+  }
   TRIB_CALL_TYPED(CreateWorkerSession, false)
   TRIB_CALL_TYPED(DeleteWorkerSession, false)
   TRIB_CALL_TYPED(RegisterGraph, false)
@@ -99,10 +108,9 @@ class GrpcRemoteWorker : public WorkerInterface {
                            request->send, &call->request);
     call->on_complete = [response](Call* call, absl::Status status) {
       if (status.ok()) {
-        status = DecodeWithNamedTensors(call->response,
-                                        kRunGraphResponseRecvField,
-                                        call->peer->allocator, &response->proto,
-                                        &response->recv);
+        status = DecodeWithNamedTensors(
+            call->response, kRunGraphResponseRecvField, call->peer->allocator,
+            &response->proto, &response->recv);
       }
       Finish(call, status);
     };
@@ -132,9 +140,8 @@ class GrpcRemoteWorker : public WorkerInterface {
  private:
   template <typename Request, typename Response>
   void CallTyped(const std::string& method, CallOptions* opts,
-                 bool wait_for_ready,
-                 const Request& request, Response* response,
-                 StatusCallback done) {
+                 bool wait_for_ready, const Request& request,
+                 Response* response, StatusCallback done) {
     auto call = NewCall(opts, wait_for_ready, std::move(done));
     SerializeToByteBuffer(request, &call->request);
     call->on_complete = [response](Call* call, absl::Status status) {
@@ -187,10 +194,10 @@ class GrpcRemoteWorker : public WorkerInterface {
   static void Finish(Call* call, absl::Status status) {
     if (call->opts != nullptr) call->opts->ClearCancelCallback();
     if (!status.ok()) {
-      absl::Status named(status.code(),
-                         absl::StrCat(status.message(), " (worker ",
-                                      call->peer->task, " at ",
-                                      call->peer->address, ")"));
+      absl::Status named(
+          status.code(),
+          absl::StrCat(status.message(), " (worker ", call->peer->task, " at ",
+                       call->peer->address, ")"));
       status.ForEachPayload(
           [&named](absl::string_view url, const absl::Cord& payload) {
             named.SetPayload(url, payload);
@@ -201,6 +208,7 @@ class GrpcRemoteWorker : public WorkerInterface {
     done(status);
   }
 
+  const std::shared_ptr<grpc::Channel> channel_;
   grpc::GenericStub generic_;
   const std::shared_ptr<RpcLoop> loop_;
   const std::shared_ptr<const Peer> peer_;

@@ -21,8 +21,9 @@
 //    without copies and received straight into `allocator` memory.
 //  * GetStatus waits for the channel to become ready (wait_for_ready), so
 //    discovery of a starting task succeeds once it listens; callers bound it
-//    with a deadline. Every other call fails fast with Unavailable when the
-//    task cannot be reached.
+//    with a deadline. It resets the channel's reconnect backoff first, so a
+//    task restarted after a failure is reached at once. Every other call
+//    fails fast with Unavailable when the task cannot be reached.
 //  * Errors keep their code and name the task: "<message> (worker
 //    /job:worker/replica:0/task:1 at 127.0.0.1:4321)".
 

@@ -154,6 +154,7 @@ TEST_F(DaemonLifecycleTest, HelpDocumentsEveryFlag) {
                                                  "--listen",
                                                  "--log-level",
                                                  "--discovery-timeout",
+                                                 "--task-startup-window",
                                                  "--idle-session-timeout",
                                                  "--max-message-size",
                                                  "--max-graph-bytes",

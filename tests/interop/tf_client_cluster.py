@@ -173,6 +173,25 @@ class TributaryCluster(Cluster):
             self.close()
             raise
 
+    def _task_process(self, job, task):
+        name = f"worker-{job}-{task}"
+        return [p for p in self.processes if p.name.split(".")[0] == name][-1]
+
+    def kill_task(self, job, task):
+        """SIGKILL a task's worker (as a crash would) and wait until it is gone."""
+        self._task_process(job, task).kill()
+
+    def restart_task(self, job, task):
+        """Starts the task's worker again, same flags and address; returns once it
+        serves."""
+        old = self._task_process(job, task)
+        self.processes.remove(old)
+        # A log file of its own ("listening on" must be the new process's).
+        fresh = _Process(f"{old.name.split('.')[0]}.{len(self.processes)}", old.args,
+                         self._dir.name)
+        self.processes.append(fresh)
+        fresh.wait_for_line("listening on", time.monotonic() + START_DEADLINE_S)
+
 
 class _LogFile:
     """A daemon's log written by `cluster up` (name and log() as _Process has)."""
