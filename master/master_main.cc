@@ -16,6 +16,7 @@
 #include "absl/time/time.h"
 #include "common/daemon/daemon_cluster.h"
 #include "common/daemon/daemon_main.h"
+#include "common/daemon/daemon_memory.h"
 #include "common/daemon/daemon_process.h"
 #include "common/daemon/daemon_tls.h"
 #include "master/master_server.h"
@@ -33,6 +34,7 @@ struct MasterFlags {
   int64_t idle_session_timeout_s = 3600;
   double grace_period_s = 10;
   TlsFiles tls;
+  HostMemoryFlags memory;
   std::string auth_tokens_file;
   // --listen, --max-message-size, --insecure-listen.
   MasterServerOptions server;
@@ -132,6 +134,7 @@ int Run(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   AddTlsFlags(app, &flags.tls);
+  AddHostMemoryFlags(app, &flags.memory);
   app.add_option("--insecure-listen", flags.server.insecure_listen_address,
                  "With TLS on: also serve plaintext on this loopback address "
                  "(127.0.0.1:PORT), for clients that cannot speak TLS such "
@@ -153,6 +156,8 @@ int Run(int argc, char** argv) {
     std::cerr << "tributary-master: " << logging.message() << "\n";
     return kExitUsage;
   }
+  const std::unique_ptr<HostMemoryReleaser> memory_releaser =
+      StartHostMemoryRelease(flags.memory);
   absl::StatusOr<std::shared_ptr<TransportSecurity>> security =
       LoadDaemonSecurity(flags.tls);
   if (!security.ok()) {

@@ -4,8 +4,8 @@
 // --cpu-devices CPU devices, and fetches tensors from its peers over gRPC.
 //
 // Exit status: 0 after a graceful stop (SIGTERM / SIGINT), 2 for bad flags,
-// bad TLS files, a bad cluster spec or a task that is not in it, 1 when the devices cannot
-// be created or the address cannot be served.
+// bad TLS files, a bad cluster spec or a task that is not in it, 1 when the
+// devices cannot be created or the address cannot be served.
 
 #include <iostream>
 #include <memory>
@@ -18,6 +18,7 @@
 #include "absl/time/time.h"
 #include "common/daemon/daemon_cluster.h"
 #include "common/daemon/daemon_main.h"
+#include "common/daemon/daemon_memory.h"
 #include "common/daemon/daemon_process.h"
 #include "common/daemon/daemon_tls.h"
 #include "common/device/device.h"
@@ -34,6 +35,7 @@ struct WorkerFlags {
   std::string log_level = "info";
   double grace_period_s = 10;
   TlsFiles tls;
+  HostMemoryFlags memory;
   // --job, --task, --listen, thread counts, devices, message size.
   WorkerServerOptions server;
 };
@@ -123,6 +125,7 @@ int Run(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   AddTlsFlags(app, &flags.tls);
+  AddHostMemoryFlags(app, &flags.memory);
   if (std::optional<int> exit = ParseDaemonFlags(app, argc, argv)) {
     return *exit;
   }
@@ -132,6 +135,8 @@ int Run(int argc, char** argv) {
     std::cerr << "tributary-worker: " << logging.message() << "\n";
     return kExitUsage;
   }
+  const std::unique_ptr<HostMemoryReleaser> memory_releaser =
+      StartHostMemoryRelease(flags.memory);
   absl::StatusOr<std::shared_ptr<TransportSecurity>> security =
       LoadDaemonSecurity(flags.tls);
   if (!security.ok()) {
@@ -180,9 +185,10 @@ int Run(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<WorkerServer>> server =
       WorkerServer::Create(loaded->cluster, options);
   if (!server.ok()) {
-    spdlog::critical("cannot create the devices of /job:{}/replica:0/task:{}: "
-                     "{}",
-                     options.job, options.task, server.status().ToString());
+    spdlog::critical(
+        "cannot create the devices of /job:{}/replica:0/task:{}: "
+        "{}",
+        options.job, options.task, server.status().ToString());
     return kExitRuntime;
   }
   WorkerServer& worker = **server;
@@ -199,23 +205,24 @@ int Run(int argc, char** argv) {
     spdlog::debug("device {} incarnation {:016x}", d->name(), d->incarnation());
   }
   spdlog::info("MatMul backend: {}", matmul.description);
-  spdlog::info("limits: --max-message-size {}, --max-graph-bytes {}, "
-               "--session-memory-budget {} (0: unlimited)",
-               options.max_message_size, options.max_graph_bytes,
-               worker.session_memory_budget());
+  spdlog::info(
+      "limits: --max-message-size {}, --max-graph-bytes {}, "
+      "--session-memory-budget {} (0: unlimited)",
+      options.max_message_size, options.max_graph_bytes,
+      worker.session_memory_budget());
   if (worker.file_access().restricted()) {
     spdlog::info("checkpoint ops may use only: {}",
                  absl::StrJoin(worker.file_access().dirs(), ", "));
   } else {
-    spdlog::warn("no --allowed-path: SaveV2/RestoreV2/MergeV2Checkpoints may "
-                 "read and write any file this process can; any client that "
-                 "reaches this task can use them (docs/limits.md)");
+    spdlog::warn(
+        "no --allowed-path: SaveV2/RestoreV2/MergeV2Checkpoints may "
+        "read and write any file this process can; any client that "
+        "reaches this task can use them (docs/limits.md)");
   }
   spdlog::info("listening on {}", worker.bound_address());
 
   return ServeUntilTerminated(
-      options.grace_period,
-      [&](absl::Time deadline) { worker.Stop(deadline); },
+      options.grace_period, [&](absl::Time deadline) { worker.Stop(deadline); },
       ReloadOnHangup(*security));
 }
 

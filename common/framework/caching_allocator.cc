@@ -218,7 +218,8 @@ HostBlockCache::HostBlockCache(const HostCacheOptions& options)
         // Cached: read once per process, and every cache asks.
         static const std::string mode = TransparentHugePageMode();
         return mode == "always" || mode == "madvise";
-      }()) {
+      }()),
+      max_cached_bytes_(options_.max_cached_bytes) {
   const int num_bins = (kMaxClassLog2 - min_log2_ + 1) * kClassesPerOctave;
   bins_.reserve(num_bins);
   for (int i = 0; i < num_bins; ++i) bins_.push_back(std::make_unique<Bin>());
@@ -308,8 +309,9 @@ void* HostBlockCache::Allocate(size_t bytes, size_t* block_bytes) {
 
 void HostBlockCache::Release(void* block, size_t block_bytes) {
   const int index = BinIndex(block_bytes);
+  const size_t cap = max_cached_bytes();
   if (index < 0 || index >= static_cast<int>(bins_.size()) ||
-      block_bytes > options_.max_cached_bytes) {
+      block_bytes > cap) {
     Unmap(block, block_bytes);
     return;
   }
@@ -317,7 +319,7 @@ void HostBlockCache::Release(void* block, size_t block_bytes) {
   {
     std::lock_guard<std::mutex> l(bin.mu);
     const uint64_t tick = tick_.fetch_add(1, std::memory_order_relaxed);
-    bin.blocks.push_back(CachedBlock{block, tick});
+    bin.blocks.push_back(CachedBlock{block, tick, Clock::now()});
     if (bin.blocks.size() == 1) {
       bin.oldest_tick.store(tick, std::memory_order_relaxed);
     }
@@ -326,12 +328,25 @@ void HostBlockCache::Release(void* block, size_t block_bytes) {
       cached_bytes_.fetch_add(static_cast<int64_t>(block_bytes),
                               std::memory_order_relaxed) +
       static_cast<int64_t>(block_bytes);
-  if (cached > static_cast<int64_t>(options_.max_cached_bytes)) {
-    Trim(options_.max_cached_bytes);
-  }
+  if (cached > static_cast<int64_t>(cap)) Trim(cap);
 }
 
-bool HostBlockCache::EvictOldest() {
+void HostBlockCache::set_max_cached_bytes(size_t bytes) {
+  max_cached_bytes_.store(bytes, std::memory_order_relaxed);
+  Trim(bytes);
+}
+
+size_t HostBlockCache::ReleaseIdle(std::chrono::nanoseconds age) {
+  std::lock_guard<std::mutex> l(evict_mu_);
+  const Clock::time_point cutoff = Clock::now() - age;
+  const int64_t before = cached_bytes_.load(std::memory_order_relaxed);
+  while (EvictOldest(cutoff)) {
+  }
+  const int64_t after = cached_bytes_.load(std::memory_order_relaxed);
+  return before > after ? static_cast<size_t>(before - after) : 0;
+}
+
+bool HostBlockCache::EvictOldest(Clock::time_point freed_before) {
   for (;;) {
     int oldest = -1;
     uint64_t oldest_tick = UINT64_MAX;
@@ -348,6 +363,9 @@ bool HostBlockCache::EvictOldest() {
     {
       std::lock_guard<std::mutex> l(bin.mu);
       if (!bin.blocks.empty()) {
+        // Ticks and times are taken together under a bin's lock, so the
+        // block of the smallest tick is (near enough) the longest freed.
+        if (bin.blocks.front().freed_at >= freed_before) return false;
         base = bin.blocks.front().base;
         bin.blocks.erase(bin.blocks.begin());
         bin.oldest_tick.store(

@@ -23,7 +23,12 @@
 //    cache), or of one of the next two classes, before mapping a new one.
 //  * Cached bytes are capped (HostCacheOptions::max_cached_bytes; the global
 //    cache reads TRIBUTARY_ALLOCATOR_CACHE_BYTES, default 1/8 of physical
-//    memory). Past the cap the least recently freed blocks are unmapped.
+//    memory; the daemons' --host-cache-bytes sets it). Past the cap the
+//    least recently freed blocks are unmapped.
+//  * Blocks nobody reused for a while can be given back: ReleaseIdle(age)
+//    unmaps those freed longer ago than `age` (the daemons call it
+//    periodically: host_memory_releaser.h), so an idle process goes back to
+//    its baseline instead of keeping its biggest step's memory for good.
 //  * Each bin has its own lock, held for a push or pop only; the cap check
 //    is one atomic. Eviction (rare: only past the cap) is serialised on its
 //    own lock and never holds two bin locks.
@@ -36,6 +41,7 @@
 #define TRIBUTARY_COMMON_FRAMEWORK_CACHING_ALLOCATOR_H_
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -111,15 +117,28 @@ class HostBlockCache {
   // cached; returns the bytes unmapped.
   size_t Trim(size_t target_bytes);
 
+  // Unmaps the blocks freed longer than `age` ago; returns the bytes
+  // unmapped.
+  size_t ReleaseIdle(std::chrono::nanoseconds age);
+
+  // The cap on cached bytes (starts as options().max_cached_bytes); setting
+  // a lower one trims at once.
+  size_t max_cached_bytes() const {
+    return max_cached_bytes_.load(std::memory_order_relaxed);
+  }
+  void set_max_cached_bytes(size_t bytes);
+
   HostCacheStats GetStats() const;
 
   // The class size a request of `bytes` is rounded up to (for tests).
   size_t ClassSizeFor(size_t bytes) const;
 
  private:
+  using Clock = std::chrono::steady_clock;
   struct CachedBlock {
     void* base;
     uint64_t freed_tick;  // when it was released; smaller = older
+    Clock::time_point freed_at;
   };
   struct Bin {
     std::mutex mu;
@@ -136,14 +155,16 @@ class HostBlockCache {
   void* TakeFromBin(int index);
   void* Map(size_t bytes);
   void Unmap(void* base, size_t bytes);
-  // Pops the least recently freed block of any bin; false when none.
-  bool EvictOldest();
+  // Pops and unmaps the least recently freed block of any bin if it was
+  // freed before `freed_before`; false when there is none.
+  bool EvictOldest(Clock::time_point freed_before = Clock::time_point::max());
 
   const HostCacheOptions options_;
   const int min_log2_;  // floor(log2(min_cached_bytes))
   const bool advise_huge_pages_;
   std::vector<std::unique_ptr<Bin>> bins_;
 
+  std::atomic<size_t> max_cached_bytes_;
   std::atomic<int64_t> cached_bytes_{0};
   std::atomic<int64_t> mapped_bytes_{0};
   std::atomic<int64_t> hits_{0};

@@ -1,5 +1,6 @@
 #include "common/framework/caching_allocator.h"
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -9,7 +10,10 @@
 #include <thread>
 #include <vector>
 
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "common/framework/allocator.h"
+#include "common/framework/host_memory_releaser.h"
 #include "gtest/gtest.h"
 
 namespace tributary {
@@ -219,6 +223,67 @@ TEST(CachingAllocatorTest, TrimReleasesEverything) {
   a->DeallocateRaw(q);
   const int64_t cached = cache->GetStats().cached_bytes;
   EXPECT_EQ(cache->Trim(0), static_cast<size_t>(cached));
+  EXPECT_EQ(cache->GetStats().cached_bytes, 0);
+  EXPECT_EQ(cache->GetStats().mapped_bytes, 0);
+}
+
+TEST(CachingAllocatorTest, ReleaseIdleUnmapsOnlyBlocksFreedLongEnoughAgo) {
+  auto cache = NewCache(1 << 30);
+  std::unique_ptr<Allocator> a = NewCachingCPUAllocator(cache);
+  void* old_block = a->AllocateRaw(64, 1 * kMiB);
+  void* new_block = a->AllocateRaw(64, 3 * kMiB);
+  a->DeallocateRaw(old_block);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  a->DeallocateRaw(new_block);
+  const int64_t both = cache->GetStats().cached_bytes;
+  // Nothing was freed an hour ago.
+  EXPECT_EQ(cache->ReleaseIdle(std::chrono::hours(1)), 0u);
+  // Only the block freed 200 ms ago is older than 100 ms.
+  const size_t released = cache->ReleaseIdle(std::chrono::milliseconds(100));
+  EXPECT_EQ(released, ClassOf(*cache, 1 * kMiB));
+  EXPECT_EQ(cache->GetStats().cached_bytes,
+            both - static_cast<int64_t>(released));
+  EXPECT_EQ(a->AllocateRaw(64, 3 * kMiB), new_block);  // still cached
+  a->DeallocateRaw(new_block);
+  EXPECT_EQ(cache->ReleaseIdle(std::chrono::nanoseconds(0)),
+            ClassOf(*cache, 3 * kMiB));
+  EXPECT_EQ(cache->GetStats().mapped_bytes, 0);
+}
+
+TEST(CachingAllocatorTest, LoweringTheCapTrimsAtOnce) {
+  auto cache = NewCache(1 << 30);
+  std::unique_ptr<Allocator> a = NewCachingCPUAllocator(cache);
+  void* p = a->AllocateRaw(64, 1 * kMiB);
+  void* q = a->AllocateRaw(64, 3 * kMiB);
+  a->DeallocateRaw(p);
+  a->DeallocateRaw(q);
+  cache->set_max_cached_bytes(ClassOf(*cache, 3 * kMiB));
+  EXPECT_EQ(cache->max_cached_bytes(), ClassOf(*cache, 3 * kMiB));
+  // The older (1 MiB) block went; the newer one fits the new cap.
+  EXPECT_EQ(cache->GetStats().cached_bytes,
+            static_cast<int64_t>(ClassOf(*cache, 3 * kMiB)));
+  cache->set_max_cached_bytes(0);
+  EXPECT_EQ(cache->GetStats().cached_bytes, 0);
+  void* r = a->AllocateRaw(64, 1 * kMiB);
+  a->DeallocateRaw(r);  // over the zero cap: not kept
+  EXPECT_EQ(cache->GetStats().mapped_bytes, 0);
+}
+
+TEST(HostMemoryReleaserTest, GivesIdleBlocksBackInTheBackground) {
+  auto cache = NewCache(1 << 30);
+  std::unique_ptr<Allocator> a = NewCachingCPUAllocator(cache);
+  void* p = a->AllocateRaw(64, 4 * kMiB);
+  std::memset(p, 1, 4 * kMiB);
+  a->DeallocateRaw(p);
+  ASSERT_GT(cache->GetStats().cached_bytes, 0);
+  {
+    HostMemoryReleaser releaser(cache, absl::Milliseconds(50),
+                                absl::Milliseconds(20));
+    const absl::Time give_up = absl::Now() + absl::Seconds(30);
+    while (cache->GetStats().cached_bytes > 0 && absl::Now() < give_up) {
+      absl::SleepFor(absl::Milliseconds(10));
+    }
+  }  // The destructor stops the thread.
   EXPECT_EQ(cache->GetStats().cached_bytes, 0);
   EXPECT_EQ(cache->GetStats().mapped_bytes, 0);
 }
