@@ -220,6 +220,23 @@ bool TestCluster::TaskRunning(const std::string& job, int task) {
   return t != nullptr && t->process && t->process->Running();
 }
 
+absl::Status TestCluster::SignalTask(const std::string& job, int task,
+                                     int signal) {
+  Task* t = FindTask(job, task);
+  if (t == nullptr || !t->process) {
+    return absl::NotFoundError(absl::StrCat("no task ", TaskName(job, task)));
+  }
+  t->process->Signal(signal);
+  return absl::OkStatus();
+}
+
+pid_t TestCluster::TaskPid(const std::string& job, int task) const {
+  const Task* t = FindTask(job, task);
+  return t != nullptr && t->process ? t->process->pid() : 0;
+}
+
+pid_t TestCluster::MasterPid() const { return master_ ? master_->pid() : 0; }
+
 std::vector<pid_t> TestCluster::Pids() const {
   std::vector<pid_t> pids;
   for (ChildProcess* p : Processes()) pids.push_back(p->pid());

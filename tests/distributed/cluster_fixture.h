@@ -86,8 +86,13 @@ class TestCluster {
   // address and waits until it answers GetStatus.
   absl::Status RestartTask(const std::string& job, int task);
   bool TaskRunning(const std::string& job, int task);
-  // Process ids of the daemons started (workers, then the master).
+  // Sends `signal` to one task's worker (SIGSTOP/SIGCONT: a hung task).
+  absl::Status SignalTask(const std::string& job, int task, int signal);
+  // Process ids of the daemons started (workers, then the master); of one
+  // task's worker and of the master (0 when not running).
   std::vector<pid_t> Pids() const;
+  pid_t TaskPid(const std::string& job, int task) const;
+  pid_t MasterPid() const;
   bool MasterRunning();
 
   // SIGTERM to every running daemon, then waits up to `grace` for each to
