@@ -5,9 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/device/device_name_utils.h"
 #include "common/distributed/resource_limits.h"
 #include "common/distributed/wait_for_callback.h"
-#include "common/device/device_name_utils.h"
 #include "common/framework/status.h"
 #include "common/framework/types.h"
 #include "common/runtime/placement/placer.h"
@@ -15,7 +15,6 @@
 #include "spdlog/spdlog.h"
 
 namespace tributary {
-
 
 namespace {
 
@@ -25,8 +24,7 @@ void DedupeFetches(const google::protobuf::RepeatedPtrField<std::string>& in,
                    std::vector<std::string>* unique, std::vector<int>* map) {
   absl::flat_hash_map<std::string, int> seen;
   for (const std::string& name : in) {
-    auto [it, inserted] =
-        seen.emplace(name, static_cast<int>(unique->size()));
+    auto [it, inserted] = seen.emplace(name, static_cast<int>(unique->size()));
     if (inserted) unique->push_back(name);
     map->push_back(it->second);
   }
@@ -83,8 +81,7 @@ class MasterSession::CallScope {
   explicit CallScope(MasterSession* s) : session_(s) {
     absl::MutexLock l(&s->mu_);
     if (s->closed_) {
-      status_ = errors::Cancelled("Session ", s->handle(),
-                                  " has been closed.");
+      status_ = errors::Cancelled("Session ", s->handle(), " has been closed.");
       return;
     }
     ++s->in_flight_;
@@ -116,8 +113,7 @@ MasterSession::~MasterSession() { Close().IgnoreError(); }
 absl::StatusOr<std::shared_ptr<MasterSession>> MasterSession::Create(
     MasterSessionOptions options, const tensorflow::GraphDef& graph,
     absl::Time deadline) {
-  std::shared_ptr<MasterSession> session(
-      new MasterSession(std::move(options)));
+  std::shared_ptr<MasterSession> session(new MasterSession(std::move(options)));
   absl::Status s = session->Init(graph, deadline);
   if (!s.ok()) {
     // Nothing to deregister yet; Close would talk to the workers again.
@@ -218,12 +214,17 @@ absl::Status MasterSession::CreateWorkerSessions(absl::Time deadline) {
     absl::Status s = group.status(
         i, errors::DeadlineExceeded("no answer before the deadline"));
     if (s.ok()) continue;
-    first = errors::Create(
-        s.code(), "CreateWorkerSession on ",
-        env.DescribeTask(group.call(i).task), " failed: ", s.message());
+    first = errors::Create(s.code(), "CreateWorkerSession on ",
+                           env.DescribeTask(group.call(i).task),
+                           " failed: ", s.message());
     break;
   }
-  if (first.ok()) return absl::OkStatus();
+  if (first.ok()) {
+    // If this process dies, the workers delete the sessions it held.
+    holder_ =
+        std::make_unique<WorkerSessionHolder>(handle(), workers_, env.timer);
+    return absl::OkStatus();
+  }
   if (!all_done) group.CancelAll();
   DeleteWorkerSessionAsync(env.detached(), workers_, handle());
   return first;
@@ -247,7 +248,8 @@ absl::Status MasterSession::Extend(
                            " but caller expected ",
                            request.current_graph_version(), ".");
   }
-  const int64_t added = static_cast<int64_t>(request.graph_def().ByteSizeLong());
+  const int64_t added =
+      static_cast<int64_t>(request.graph_def().ByteSizeLong());
   TRIB_RETURN_IF_ERROR(CheckGraphBytes(
       graph_bytes_ + added, options_.max_graph_bytes, "--max-graph-bytes",
       absl::StrCat("ExtendSession of session ", handle(),
@@ -270,8 +272,8 @@ absl::Time MasterSession::StepDeadline(const tensorflow::RunOptions& options,
   absl::Time deadline = absl::InfiniteFuture();
   if (options.timeout_in_ms() > 0) {
     deadline = absl::Now() + absl::Milliseconds(options.timeout_in_ms());
-    *source = absl::StrCat(options.timeout_in_ms(),
-                           " ms (RunOptions.timeout_in_ms)");
+    *source =
+        absl::StrCat(options.timeout_in_ms(), " ms (RunOptions.timeout_in_ms)");
   } else if (options_.config.operation_timeout_in_ms() > 0) {
     deadline = absl::Now() +
                absl::Milliseconds(options_.config.operation_timeout_in_ms());
@@ -395,16 +397,16 @@ void MasterSession::RunStepAsync(
       step->Cancel(errors::Cancelled("The client cancelled the call"));
     });
   }
-  step->RunAsync(feeds, fetches, outputs, metadata,
-                 [this, step, caller,
-                  done = std::move(done)](const absl::Status& s) {
-                   if (caller != nullptr) caller->ClearCancelCallback();
-                   {
-                     absl::MutexLock l(&mu_);
-                     running_.erase(step);
-                   }
-                   done(s);
-                 });
+  step->RunAsync(
+      feeds, fetches, outputs, metadata,
+      [this, step, caller, done = std::move(done)](const absl::Status& s) {
+        if (caller != nullptr) caller->ClearCancelCallback();
+        {
+          absl::MutexLock l(&mu_);
+          running_.erase(step);
+        }
+        done(s);
+      });
 }
 
 // One RunStep request on its way: what the step's end needs.
@@ -586,7 +588,7 @@ absl::Status MasterSession::DoPartialRun(CallOptions* caller,
   const NamedTensors& feeds = request.feed.empty() ? proto_feeds : request.feed;
 
   std::shared_ptr<PartialRunState> prs;
-  std::vector<int> fetches;  // Indices into the signature's fetches.
+  std::vector<int> fetches;    // Indices into the signature's fetches.
   std::vector<int> fetch_pos;  // Request position -> index in `fetches`.
   bool is_last = false;
   {
@@ -662,10 +664,10 @@ absl::Status MasterSession::DoPartialRun(CallOptions* caller,
   sopts.is_last_partial_run = is_last;
   TRIB_RETURN_IF_ERROR(CheckFeedTypes(*prs->graph, feeds));
   std::vector<Tensor> outputs;
-  absl::Status s = RunStep(
-      caller, prs->graph, sopts, feeds, fetches, &outputs,
-      WantsMetadata(req.options()) ? response->proto.mutable_metadata()
-                                   : nullptr);
+  absl::Status s =
+      RunStep(caller, prs->graph, sopts, feeds, fetches, &outputs,
+              WantsMetadata(req.options()) ? response->proto.mutable_metadata()
+                                           : nullptr);
   if (!s.ok()) {
     // The step was aborted on the workers: the partial run is over.
     absl::MutexLock l(&mu_);
@@ -761,22 +763,22 @@ absl::Status MasterSession::RunCallable(
       StepDeadline(callable.run_options, caller, &sopts.deadline_source);
   sopts.step_id = NewStepId();
   sopts.session_handle = handle();
-  sopts.trace = callable.run_options.trace_level() >
-                tensorflow::RunOptions::NO_TRACE;
-  sopts.output_partition_graphs = callable.run_options.output_partition_graphs();
+  sopts.trace =
+      callable.run_options.trace_level() > tensorflow::RunOptions::NO_TRACE;
+  sopts.output_partition_graphs =
+      callable.run_options.output_partition_graphs();
   std::vector<int> fetches(graph.signature().fetches.size());
   for (size_t j = 0; j < fetches.size(); ++j) fetches[j] = j;
   std::vector<Tensor> outputs;
-  TRIB_RETURN_IF_ERROR(RunStep(
-      caller, callable.graph, sopts, feeds, fetches,
-      &outputs,
-      WantsMetadata(callable.run_options) ? response->mutable_metadata()
-                                          : nullptr));
+  TRIB_RETURN_IF_ERROR(
+      RunStep(caller, callable.graph, sopts, feeds, fetches, &outputs,
+              WantsMetadata(callable.run_options) ? response->mutable_metadata()
+                                                  : nullptr));
   // Fetches in the callable's order, repeats included.
   const std::vector<std::string>& unique = graph.signature().fetches;
   for (const std::string& name : sig.fetches) {
-    const size_t j = std::find(unique.begin(), unique.end(), name) -
-                     unique.begin();
+    const size_t j =
+        std::find(unique.begin(), unique.end(), name) - unique.begin();
     TensorToProto(outputs[j], response->add_fetch());
   }
   return absl::OkStatus();
@@ -812,6 +814,8 @@ absl::Status MasterSession::Close() {
     running = running_;
     partial.swap(partial_runs_);
   }
+  // Set by Init, which ran before anyone could call Close.
+  if (holder_ != nullptr) holder_->Release();
   const absl::Status closed =
       errors::Cancelled("Session ", handle(), " was closed");
   for (const auto& step : running) step->Cancel(closed);

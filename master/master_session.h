@@ -5,8 +5,8 @@
 //
 // It keeps the session's graph as a GraphExecutionState placed over the
 // devices of the session's tasks (placer: every op assumed runnable on
-// every device type, since kernels are the workers' to check; unplaced nodes and
-// the client device on CPU:0 of the default task), a cache of
+// every device type, since kernels are the workers' to check; unplaced nodes
+// and the client device on CPU:0 of the default task), a cache of
 // RegisteredGraphs by step signature, the partial runs and the callables.
 // A worker session (same handle) exists on every task of the session from
 // Create until Close.
@@ -34,14 +34,15 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "common/distributed/call_options.h"
+#include "common/runtime/graph_execution/graph_execution_state.h"
 #include "common/runtime/partition/graph_partition.h"
 #include "common/runtime/placement/device_set.h"
-#include "common/runtime/graph_execution/graph_execution_state.h"
 #include "master/device_discovery.h"
 #include "master/distributed_step.h"
 #include "master/master_env.h"
 #include "master/master_messages.h"
 #include "master/registered_graph.h"
+#include "master/worker_session_holder.h"
 #include "protos/config.pb.h"
 #include "protos/master.pb.h"
 
@@ -76,8 +77,9 @@ class MasterSession {
   // mismatch; the graph's errors otherwise.
   absl::Status Extend(const tensorflow::ExtendSessionRequest& request,
                       tensorflow::ExtendSessionResponse* response);
-  absl::Status PartialRunSetup(const tensorflow::PartialRunSetupRequest& request,
-                               tensorflow::PartialRunSetupResponse* response);
+  absl::Status PartialRunSetup(
+      const tensorflow::PartialRunSetupRequest& request,
+      tensorflow::PartialRunSetupResponse* response);
   // `caller` (may be null): the incoming call's deadline and cancellation.
   absl::Status Run(CallOptions* caller, const RunStepRequestMsg& request,
                    RunStepResponseMsg* response);
@@ -131,13 +133,13 @@ class MasterSession {
                           CallOptions* caller, std::string* source) const;
   // The cached graph of `signature`, registering it on first use.
   absl::StatusOr<std::shared_ptr<const RegisteredGraph>> GetOrRegisterGraph(
-      const StepSignature& signature, absl::Time deadline,
-      bool partial_run);
+      const StepSignature& signature, absl::Time deadline, bool partial_run);
   // Runs one step of `graph` and fills `outputs` (one per signature fetch).
   absl::Status RunStep(CallOptions* caller,
                        std::shared_ptr<const RegisteredGraph> graph,
                        const StepOptions& step_options,
-                       const NamedTensors& feeds, const std::vector<int>& fetches,
+                       const NamedTensors& feeds,
+                       const std::vector<int>& fetches,
                        std::vector<Tensor>* outputs,
                        tensorflow::RunMetadata* metadata);
   void RunStepAsync(CallOptions* caller,
@@ -165,6 +167,8 @@ class MasterSession {
   DeviceSet devices_;
   std::vector<tensorflow::DeviceAttributes> device_list_;
   std::vector<TaskWorker> workers_;
+  // Holds the worker sessions while this session lives (set once by Init).
+  std::unique_ptr<WorkerSessionHolder> holder_;
   const PartitionOptions::NewNameFn new_name_;
 
   absl::Mutex extend_mu_;  // Serialises Extend.

@@ -12,9 +12,9 @@
 #include "common/distributed/resource_limits.h"
 #include "common/framework/derived_status.h"
 #include "common/framework/status.h"
-#include "common/runtime/executor/step_stats_collector.h"
 #include "common/rendezvous/rendezvous_key.h"
 #include "common/rendezvous/rendezvous_util.h"
+#include "common/runtime/executor/step_stats_collector.h"
 #include "spdlog/spdlog.h"
 
 namespace tributary {
@@ -138,7 +138,10 @@ Worker::Worker(const WorkerEnv* env)
       rendezvous_mgr_([env](int64_t step_id) {
         return std::make_shared<RpcRemoteRendezvous>(env, step_id);
       }),
-      session_mgr_(env, &cancellation_manager_) {}
+      session_mgr_(env, &cancellation_manager_),
+      holds_(env->orphaned_session_grace, [this](const std::string& handle) {
+        session_mgr_.DeleteSession(handle).IgnoreError();
+      }) {}
 
 Worker::~Worker() {
   AbortAll(
@@ -242,7 +245,34 @@ void Worker::DeleteWorkerSessionAsync(
     tensorflow::DeleteWorkerSessionResponse* /*response*/,
     StatusCallback done) {
   spdlog::info("Deleting worker session {}", request->session_handle());
-  done(session_mgr_.DeleteSession(request->session_handle()));
+  absl::Status deleted = session_mgr_.DeleteSession(request->session_handle());
+  holds_.Released(request->session_handle());
+  done(deleted);
+}
+
+void Worker::HoldWorkerSessionAsync(
+    CallOptions* opts, const tensorflow::DeleteWorkerSessionRequest* request,
+    tensorflow::DeleteWorkerSessionResponse* /*response*/,
+    StatusCallback done) {
+  const std::string& handle = request->session_handle();
+  if (handle.empty()) {
+    done(errors::InvalidArgument(
+        "HoldWorkerSession needs a session handle (the legacy session is "
+        "never deleted)"));
+    return;
+  }
+  absl::StatusOr<std::shared_ptr<WorkerSession>> session =
+      session_mgr_.Find(handle);
+  if (!session.ok()) {
+    done(errors::NotFound("No worker session ", handle, " on ", env_->task_name,
+                          " to hold"));
+    return;
+  }
+  holds_.Hold(handle, opts, std::move(done));
+}
+
+void Worker::ReleaseHolds(const absl::Status& status) {
+  holds_.Shutdown(status);
 }
 
 void Worker::RegisterGraphAsync(CallOptions* /*opts*/,
@@ -435,9 +465,8 @@ absl::Status Worker::StepStatus(const StepState& step,
   // A stop from outside shows up in the executors as Cancelled/Aborted
   // echoes or as the abort status itself; a kernel's own error that came
   // first is kept.
-  if (!abort_status.ok() &&
-      (errors::IsFallout(executors) ||
-       executors.code() == abort_status.code())) {
+  if (!abort_status.ok() && (errors::IsFallout(executors) ||
+                             executors.code() == abort_status.code())) {
     return abort_status;
   }
   return executors;
@@ -506,8 +535,8 @@ void Worker::DoRunGraph(CallOptions* opts, const RunGraphRequestMsg* request,
     step->collector = std::make_unique<StepStatsCollector>(&step->step_stats);
     // A timeline shows each RecvTensor call too (its duration is the
     // transfer as the receiver sees it).
-    step->rendezvous->set_record_transfers(
-        rpc_logging || req.exec_opts().record_timeline());
+    step->rendezvous->set_record_transfers(rpc_logging ||
+                                           req.exec_opts().record_timeline());
   }
   if (opts != nullptr) step->rendezvous->SetDeadline(opts->deadline());
   absl::Status s = SendFeeds(request->send, step->rendezvous.get());
@@ -586,8 +615,8 @@ void Worker::DoPartialRunGraph(CallOptions* opts,
     if (req.exec_opts().record_timeline() || req.exec_opts().record_costs() ||
         rpc_logging) {
       step->collector = std::make_unique<StepStatsCollector>(&step->step_stats);
-      step->rendezvous->set_record_transfers(
-          rpc_logging || req.exec_opts().record_timeline());
+      step->rendezvous->set_record_transfers(rpc_logging ||
+                                             req.exec_opts().record_timeline());
     }
     GraphMgr::StepOptions options;
     options.step_id = step->step_id;

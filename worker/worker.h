@@ -63,11 +63,12 @@
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "common/distributed/deadline_timer.h"
 #include "common/distributed/worker_interface.h"
 #include "common/kernel/cancellation.h"
 #include "common/rendezvous/rendezvous_mgr.h"
-#include "common/distributed/deadline_timer.h"
 #include "worker/rpc_remote_rendezvous.h"
+#include "worker/session_holds.h"
 #include "worker/session_mgr.h"
 #include "worker/step_stats_log.h"
 #include "worker/worker_env.h"
@@ -125,11 +126,22 @@ class Worker : public WorkerInterface {
                     const tensorflow::TracingRequest* request,
                     tensorflow::TracingResponse* response,
                     StatusCallback done) override;
+  // Held until the session is deleted; unheld for longer than
+  // WorkerEnv::orphaned_session_grace, the session is deleted
+  // (worker/session_holds.h).
+  void HoldWorkerSessionAsync(
+      CallOptions* opts, const tensorflow::DeleteWorkerSessionRequest* request,
+      tensorflow::DeleteWorkerSessionResponse* response,
+      StatusCallback done) override;
 
   // Shutdown: fails every running step and waiting RecvTensor with
   // `status` (Unavailable "worker is shutting down" by default) and refuses
   // new RunGraph calls with it. The daemon calls it after the grace period.
   void AbortAll(const absl::Status& status);
+  // Shutdown, first: completes the masters' session holds with `status`, so
+  // that the server's shutdown does not wait for them (they never end by
+  // themselves).
+  void ReleaseHolds(const absl::Status& status);
 
   // RunGraph / RecvTensor calls that have not finished yet (a call counts
   // until just after its `done` has returned).
@@ -192,6 +204,9 @@ class Worker : public WorkerInterface {
   StepStatsLog step_stats_log_;
   RendezvousMgr rendezvous_mgr_;
   SessionMgr session_mgr_;
+  // After session_mgr_: its thread deletes sessions there, so it must stop
+  // first.
+  SessionHolds holds_;
 
   mutable absl::Mutex mu_;
   absl::Status shutdown_status_ ABSL_GUARDED_BY(mu_);

@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "common/device/device_mgr.h"
 #include "common/device/device_name_utils.h"
 #include "common/distributed/worker_cache.h"
@@ -54,6 +55,9 @@ struct WorkerEnv {
   // Where ops that touch the filesystem may do so; null: anywhere
   // (--allowed-path). Not owned.
   const FileAccessPolicy* file_access = nullptr;
+  // How long a worker session its master stopped holding is kept before it
+  // is deleted (worker/session_holds.h; --orphaned-session-grace).
+  absl::Duration orphaned_session_grace = absl::Seconds(30);
 };
 
 // Whether `device` (a parsed device name from a rendezvous key) lives in

@@ -34,6 +34,7 @@ struct WorkerFlags {
   std::string cluster_file;
   std::string log_level = "info";
   double grace_period_s = 10;
+  double orphaned_session_grace_s = 30;
   TlsFiles tls;
   HostMemoryFlags memory;
   // --job, --task, --listen, thread counts, devices, message size.
@@ -119,6 +120,14 @@ int Run(int argc, char** argv) {
                  "warning is logged)")
       ->type_name("DIR")
       ->check(CLI::ExistingDirectory);
+  app.add_option("--orphaned-session-grace", flags.orphaned_session_grace_s,
+                 "Seconds a session is kept after its master stopped holding "
+                 "it (the master died or can no longer reach this task); "
+                 "then its steps are cancelled and its graphs and resources "
+                 "freed")
+      ->type_name("S")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--grace-period", flags.grace_period_s,
                  "Seconds running steps get to finish after SIGTERM/SIGINT "
                  "before they are cancelled")
@@ -179,6 +188,8 @@ int Run(int argc, char** argv) {
     return kExitUsage;
   }
   options.grace_period = absl::Seconds(flags.grace_period_s);
+  options.orphaned_session_grace =
+      absl::Seconds(flags.orphaned_session_grace_s);
   options.security = *security;
 
   // The task is in the spec (checked above): only the devices can fail.

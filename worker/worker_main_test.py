@@ -18,7 +18,8 @@ class WorkerMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpec
     HELP = ["--cluster", "--job", "--task", "--listen", "--log-level", "--inter-op-threads",
             "--intra-op-threads", "--cpu-devices", "--max-message-size", "--max-graph-bytes",
             "--session-memory-budget", "--allowed-path", "--grace-period", "--tls-cert",
-            "--tls-key", "--tls-ca", "--host-cache-bytes", "--host-cache-idle-s", "TF_CONFIG"]
+            "--tls-key", "--tls-ca", "--host-cache-bytes", "--host-cache-idle-s", "--orphaned-session-grace",
+            "TF_CONFIG"]
     JOB = "ps"
     TASK_FLAGS = ["--job", "ps", "--task", "0"]
 

@@ -57,6 +57,7 @@ absl::Status WorkerServer::Init() {
                         FileAccessPolicy::Create(options_.allowed_paths));
   env_.file_access = file_access_.restricted() ? &file_access_ : nullptr;
   env_.max_graph_bytes = options_.max_graph_bytes;
+  env_.orphaned_session_grace = options_.orphaned_session_grace;
   env_.session_memory_budget = options_.session_memory_budget < 0
                                    ? DefaultSessionMemoryBudget()
                                    : options_.session_memory_budget;
@@ -79,8 +80,7 @@ absl::Status WorkerServer::Init() {
   WorkerCacheInterface* peers = options_.worker_cache;
   if (peers == nullptr) {
     peers_ = NewGrpcWorkerCache(cluster_, options_.max_message_size,
-                                cpu_allocator(), serving_->loop(),
-                                credentials);
+                                cpu_allocator(), serving_->loop(), credentials);
     peers = peers_.get();
   }
   pool_ = std::make_unique<InterOpThreadPool>(options_.inter_op_threads);
@@ -106,17 +106,19 @@ absl::Status WorkerServer::Init() {
   // network thread stays free for the RecvTensor and RunGraph of running
   // steps.
   InterOpThreadPool* compute_pool = pool_.get();
-  service_ = NewGrpcWorkerService(
-      worker_.get(), cpu_allocator(), [compute_pool](std::function<void()> fn) {
-        compute_pool->Schedule(std::move(fn));
-      });
+  service_ = NewGrpcWorkerService(worker_.get(), cpu_allocator(),
+                                  [compute_pool](std::function<void()> fn) {
+                                    compute_pool->Schedule(std::move(fn));
+                                  });
+  holds_service_ = NewGrpcWorkerSessionHoldsService(worker_.get());
   return absl::OkStatus();
 }
 
 WorkerServer::~WorkerServer() { Stop(absl::Now()); }
 
 absl::Status WorkerServer::Start() {
-  return serving_->Start(listen_address_, {service_.get()});
+  return serving_->Start(listen_address_,
+                         {service_.get(), holds_service_.get()});
 }
 
 void WorkerServer::Stop() { Stop(absl::Now() + options_.grace_period); }
@@ -127,16 +129,20 @@ void WorkerServer::Stop(absl::Time deadline) {
   // The worker lets its steps finish; whatever is left at the deadline is
   // aborted so neither its wait nor gRPC's goes on.
   const bool first = serving_->Stop(deadline, [&] {
+    worker_->ReleaseHolds(
+        errors::Unavailable("Worker ", task_name_, " is shutting down"));
     if (!worker_->WaitUntilIdle(deadline)) {
-      spdlog::warn("grace period over with {} call(s) running; cancelling "
-                   "them",
-                   worker_->NumCallsInFlight());
+      spdlog::warn(
+          "grace period over with {} call(s) running; cancelling "
+          "them",
+          worker_->NumCallsInFlight());
     }
     worker_->AbortAll(
         errors::Unavailable("Worker ", task_name_, " is shutting down"));
   });
   if (!first) return;
   service_.reset();
+  holds_service_.reset();
   // Releases every session, graph and resource (CleanupAll of everything).
   worker_.reset();
   pool_.reset();

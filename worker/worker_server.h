@@ -29,10 +29,10 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/cluster/cluster_spec.h"
-#include "common/device/device_mgr.h"
-#include "common/distributed/worker_cache.h"
 #include "common/daemon/server_lifecycle.h"
+#include "common/device/device_mgr.h"
 #include "common/distributed/resource_limits.h"
+#include "common/distributed/worker_cache.h"
 #include "common/framework/file_access_policy.h"
 #include "common/rpc/grpc_channel.h"
 #include "common/rpc/rpc_service.h"
@@ -78,6 +78,9 @@ struct WorkerServerOptions {
   std::vector<std::string> allowed_paths;
   // What Stop() without a deadline gives running steps (--grace-period).
   absl::Duration grace_period = absl::Seconds(10);
+  // How long a worker session whose master stopped holding it is kept
+  // (--orphaned-session-grace; worker/session_holds.h).
+  absl::Duration orphaned_session_grace = absl::Seconds(30);
   // Mutual TLS for WorkerService, served and called
   // (--tls-cert/--tls-key/--tls-ca); null: plaintext.
   std::shared_ptr<TransportSecurity> security;
@@ -154,6 +157,8 @@ class WorkerServer {
   WorkerEnv env_;
   std::unique_ptr<Worker> worker_;
   std::unique_ptr<RpcService> service_;
+  // /tributary.WorkerSessionHolds/HoldWorkerSession.
+  std::unique_ptr<RpcService> holds_service_;
 };
 
 }  // namespace tributary

@@ -19,13 +19,18 @@ absl::Status CallAndWait(absl::Duration timeout, Call call) {
 
 WorkerInterface::~WorkerInterface() = default;
 
-#define TRIB_SYNC_WRAPPER(Method, Request, Response)                     \
-  absl::Status WorkerInterface::Method(const Request& request,           \
-                                       Response* response,               \
-                                       absl::Duration timeout) {         \
+void WorkerInterface::HoldWorkerSessionAsync(
+    CallOptions*, const tensorflow::DeleteWorkerSessionRequest*,
+    tensorflow::DeleteWorkerSessionResponse*, StatusCallback done) {
+  done(absl::UnimplementedError("This worker does not hold sessions"));
+}
+
+#define TRIB_SYNC_WRAPPER(Method, Request, Response)                        \
+  absl::Status WorkerInterface::Method(                                     \
+      const Request& request, Response* response, absl::Duration timeout) { \
     return CallAndWait(timeout, [&](CallOptions* opts, StatusCallback cb) { \
-      Method##Async(opts, &request, response, std::move(cb));            \
-    });                                                                  \
+      Method##Async(opts, &request, response, std::move(cb));               \
+    });                                                                     \
   }
 
 TRIB_SYNC_WRAPPER(GetStatus, tensorflow::GetStatusRequest,

@@ -58,9 +58,10 @@ class WorkerInterface {
                              const RunGraphRequestMsg* request,
                              RunGraphResponseMsg* response,
                              StatusCallback done) = 0;
-  virtual void CleanupGraphAsync(
-      CallOptions* opts, const tensorflow::CleanupGraphRequest* request,
-      tensorflow::CleanupGraphResponse* response, StatusCallback done) = 0;
+  virtual void CleanupGraphAsync(CallOptions* opts,
+                                 const tensorflow::CleanupGraphRequest* request,
+                                 tensorflow::CleanupGraphResponse* response,
+                                 StatusCallback done) = 0;
   virtual void CleanupAllAsync(CallOptions* opts,
                                const tensorflow::CleanupAllRequest* request,
                                tensorflow::CleanupAllResponse* response,
@@ -80,6 +81,18 @@ class WorkerInterface {
                             tensorflow::TracingResponse* response,
                             StatusCallback done) = 0;
 
+  // Tributary's own method, not TensorFlow's (served as
+  // /tributary.WorkerSessionHolds/HoldWorkerSession; worker/session_holds.h):
+  // stays open while the caller holds worker session
+  // request->session_handle and completes OK when the session is deleted.
+  // If the caller goes away without deleting it, the worker deletes it
+  // after a grace period. The request is TensorFlow's message naming a
+  // worker session, so the wire schema stays TensorFlow's. NotFound for an
+  // unknown session. The default: Unimplemented (workers that cannot).
+  virtual void HoldWorkerSessionAsync(
+      CallOptions* opts, const tensorflow::DeleteWorkerSessionRequest* request,
+      tensorflow::DeleteWorkerSessionResponse* response, StatusCallback done);
+
   // Synchronous wrappers: start the call with a deadline of now + `timeout`
   // (non-positive: none) and wait for `done`.
   absl::Status GetStatus(const tensorflow::GetStatusRequest& request,
@@ -96,9 +109,9 @@ class WorkerInterface {
   absl::Status RegisterGraph(const tensorflow::RegisterGraphRequest& request,
                              tensorflow::RegisterGraphResponse* response,
                              absl::Duration timeout);
-  absl::Status DeregisterGraph(const tensorflow::DeregisterGraphRequest& request,
-                               tensorflow::DeregisterGraphResponse* response,
-                               absl::Duration timeout);
+  absl::Status DeregisterGraph(
+      const tensorflow::DeregisterGraphRequest& request,
+      tensorflow::DeregisterGraphResponse* response, absl::Duration timeout);
   absl::Status RunGraph(const RunGraphRequestMsg& request,
                         RunGraphResponseMsg* response, absl::Duration timeout);
   absl::Status CleanupGraph(const tensorflow::CleanupGraphRequest& request,

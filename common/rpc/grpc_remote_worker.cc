@@ -8,6 +8,7 @@
 #include "absl/time/time.h"
 #include "common/framework/status.h"
 #include "common/rpc/grpc_status.h"
+#include "common/rpc/grpc_worker_service.h"
 #include "common/rpc/rpc_loop.h"
 #include "common/rpc/tensor_coding.h"
 #include "grpcpp/client_context.h"
@@ -99,6 +100,16 @@ class GrpcRemoteWorker : public WorkerInterface {
   TRIB_CALL_TYPED(Logging, false)
   TRIB_CALL_TYPED(Tracing, false)
 #undef TRIB_CALL_TYPED
+
+  void HoldWorkerSessionAsync(
+      CallOptions* opts, const tensorflow::DeleteWorkerSessionRequest* request,
+      tensorflow::DeleteWorkerSessionResponse* response,
+      StatusCallback done) override {
+    static const auto* const path = new std::string(
+        absl::StrCat("/", kWorkerSessionHoldsService, "/HoldWorkerSession"));
+    CallTyped(*path, opts, /*wait_for_ready=*/false, *request, response,
+              std::move(done));
+  }
 
   void RunGraphAsync(CallOptions* opts, const RunGraphRequestMsg* request,
                      RunGraphResponseMsg* response,

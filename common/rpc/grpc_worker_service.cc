@@ -53,8 +53,8 @@ RpcHandler RecvTensorHandler(WorkerInterface* worker) {
 }
 
 std::string NotSupported(absl::string_view method, absl::string_view feature) {
-  return absl::StrCat("Tributary does not support WorkerService.", method,
-                      " (", feature, " are not implemented)");
+  return absl::StrCat("Tributary does not support WorkerService.", method, " (",
+                      feature, " are not implemented)");
 }
 
 }  // namespace
@@ -99,14 +99,30 @@ std::unique_ptr<RpcService> NewGrpcWorkerService(WorkerInterface* worker,
                UnimplementedHandler(NotSupported("RecvBuf", "collective ops")));
   service->Add("GetStepSequence", UnimplementedHandler(NotSupported(
                                       "GetStepSequence", "collective ops")));
-  service->Add("CompleteGroup", UnimplementedHandler(
-                                    NotSupported("CompleteGroup", "collective ops")));
-  service->Add("CompleteInstance",
-               UnimplementedHandler(
-                   NotSupported("CompleteInstance", "collective ops")));
+  service->Add("CompleteGroup", UnimplementedHandler(NotSupported(
+                                    "CompleteGroup", "collective ops")));
+  service->Add("CompleteInstance", UnimplementedHandler(NotSupported(
+                                       "CompleteInstance", "collective ops")));
   service->Add("MarkRecvFinished",
                UnimplementedHandler(NotSupported(
                    "MarkRecvFinished", "RecvTensor request ids and retries")));
+  return service;
+}
+
+std::unique_ptr<RpcService> NewGrpcWorkerSessionHoldsService(
+    WorkerInterface* worker) {
+  auto service = std::make_unique<RpcService>(kWorkerSessionHoldsService);
+  service->Add(
+      "HoldWorkerSession",
+      TypedHandler<tensorflow::DeleteWorkerSessionRequest,
+                   tensorflow::DeleteWorkerSessionResponse>(
+          [worker](CallOptions* opts,
+                   const tensorflow::DeleteWorkerSessionRequest* request,
+                   tensorflow::DeleteWorkerSessionResponse* response,
+                   StatusCallback done) {
+            worker->HoldWorkerSessionAsync(opts, request, response,
+                                           std::move(done));
+          }));
   return service;
 }
 

@@ -38,6 +38,16 @@ std::unique_ptr<RpcService> NewGrpcWorkerService(
     WorkerInterface* worker, Allocator* allocator = cpu_allocator(),
     RpcRunner control_runner = nullptr);
 
+// Tributary's own worker method beside TensorFlow's service:
+// /tributary.WorkerSessionHolds/HoldWorkerSession, served by
+// WorkerInterface::HoldWorkerSessionAsync (a call that stays open while the
+// master holds a worker session; worker/session_holds.h). Served on the
+// network thread. `worker` is not owned and must outlive the service.
+inline constexpr char kWorkerSessionHoldsService[] =
+    "tributary.WorkerSessionHolds";
+std::unique_ptr<RpcService> NewGrpcWorkerSessionHoldsService(
+    WorkerInterface* worker);
+
 }  // namespace tributary
 
 #endif  // TRIBUTARY_COMMON_RPC_GRPC_WORKER_SERVICE_H_

@@ -245,6 +245,10 @@ std::vector<pid_t> TestCluster::Pids() const {
 
 bool TestCluster::MasterRunning() { return master_ && master_->Running(); }
 
+void TestCluster::KillMaster() {
+  if (master_) master_->Kill();
+}
+
 std::vector<ChildProcess*> TestCluster::Processes() const {
   std::vector<ChildProcess*> out;
   for (const Task& t : tasks_) {

@@ -94,6 +94,8 @@ class TestCluster {
   pid_t TaskPid(const std::string& job, int task) const;
   pid_t MasterPid() const;
   bool MasterRunning();
+  // kill -9 of the master; returns once it is reaped.
+  void KillMaster();
 
   // SIGTERM to every running daemon, then waits up to `grace` for each to
   // exit. OK when all exited with status 0; otherwise an error naming each
