@@ -230,6 +230,11 @@ void Worker::CreateWorkerSessionAsync(
     StatusCallback done) {
   absl::Status s = session_mgr_.CreateSession(*request);
   if (s.ok()) {
+    // The master found every task up: peers restarted since a transfer to
+    // them failed are reached at once, not after the channel's backoff.
+    if (env_->worker_cache != nullptr) {
+      env_->worker_cache->RetryFailedConnections();
+    }
     spdlog::info("Created worker session {}{}", request->session_handle(),
                  request->isolate_session_state() ? " (isolated state)" : "");
   } else {

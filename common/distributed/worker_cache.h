@@ -35,6 +35,12 @@ class WorkerCacheInterface {
   // ones when it is not part of the cluster.
   virtual absl::StatusOr<std::shared_ptr<WorkerInterface>> GetWorker(
       absl::string_view task) = 0;
+
+  // Connections to tasks that failed are retried now rather than after
+  // their reconnect backoff: a new session's discovery just found every
+  // task up, and a task restarted since its connection failed must not
+  // fail the session's first transfers. No-op by default.
+  virtual void RetryFailedConnections() {}
 };
 
 // Workers registered by task name; for in-process clusters and tests.

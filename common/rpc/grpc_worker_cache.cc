@@ -12,6 +12,7 @@
 #include "common/framework/status.h"
 #include "common/rpc/grpc_channel.h"
 #include "common/rpc/grpc_remote_worker.h"
+#include "grpcpp/channel.h"
 
 namespace tributary {
 namespace {
@@ -61,6 +62,13 @@ class GrpcWorkerCache : public WorkerCacheInterface {
     return worker;
   }
 
+  void RetryFailedConnections() override {
+    absl::MutexLock l(&mu_);
+    for (auto& [address, channel] : channels_) {
+      grpc::experimental::ChannelResetConnectionBackoff(channel.get());
+    }
+  }
+
  private:
   const ClusterSpec cluster_;
   const int64_t max_message_bytes_;
@@ -77,8 +85,8 @@ class GrpcWorkerCache : public WorkerCacheInterface {
 }  // namespace
 
 std::unique_ptr<WorkerCacheInterface> NewGrpcWorkerCache(
-    const ClusterSpec& cluster, int64_t max_message_bytes,
-    Allocator* allocator, std::shared_ptr<RpcLoop> loop,
+    const ClusterSpec& cluster, int64_t max_message_bytes, Allocator* allocator,
+    std::shared_ptr<RpcLoop> loop,
     std::shared_ptr<grpc::ChannelCredentials> credentials) {
   return std::make_unique<GrpcWorkerCache>(cluster, max_message_bytes,
                                            allocator, std::move(loop),
