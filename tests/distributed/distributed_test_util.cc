@@ -119,6 +119,15 @@ void ExpectSameAsLocal(const std::string& target,
   EXPECT_TRUE((*local)->Close().ok());
 }
 
+void AddTimesThreeAcrossTasks(GraphBuilder* b) {
+  Output x = b->Placeholder(tensorflow::DT_FLOAT, {},
+                            NodeOptions("x").WithDevice(Cpu(kWorker0)));
+  Output y = b->Mul(
+      x, b->Scalar<float>(3.0f, NodeOptions("three").WithDevice(Cpu(kWorker1))),
+      NodeOptions("y").WithDevice(Cpu(kWorker1)));
+  b->Identity(y, NodeOptions("out").WithDevice(Cpu(kPs)));
+}
+
 Output NeverArrivingRecv(GraphBuilder* b, const std::string& device,
                          const std::string& name) {
   tensorflow::AttrValue type, tensor_name, send_device, incarnation,

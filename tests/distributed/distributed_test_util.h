@@ -69,6 +69,10 @@ void ExpectSameAsLocal(const std::string& target,
                        const std::vector<Step>& steps, double rtol = 1e-5,
                        double atol = 1e-6);
 
+// Adds "out" = x * 3 across every task: placeholder "x" (a float scalar) on
+// worker 0, the product "y" on worker 1, "out" on ps 0.
+void AddTimesThreeAcrossTasks(GraphBuilder* b);
+
 // A _Recv node on `device` waiting for a tensor that no one ever sends:
 // it blocks its step until the step is cancelled (timeout, failure, close).
 Output NeverArrivingRecv(GraphBuilder* b, const std::string& device,

@@ -44,12 +44,7 @@ namespace {
 // x (fed on worker 0) * 3 on worker 1, fetched on ps: every task takes part.
 tensorflow::GraphDef AcrossTasks() {
   GraphBuilder b;
-  Output x = b.Placeholder(tensorflow::DT_FLOAT, {},
-                           NodeOptions("x").WithDevice(Cpu(kWorker0)));
-  Output y = b.Mul(
-      x, b.Scalar<float>(3.0f, NodeOptions("three").WithDevice(Cpu(kWorker1))),
-      NodeOptions("y").WithDevice(Cpu(kWorker1)));
-  b.Identity(y, NodeOptions("out").WithDevice(Cpu(kPs)));
+  AddTimesThreeAcrossTasks(&b);
   return b.Build().value();
 }
 
