@@ -88,6 +88,43 @@ std::string ShardFeedName(const std::string& base, int shard, int num_shards) {
   return absl::StrCat("shard_", shard, "/", base);
 }
 
+namespace {
+
+// The saver's nodes (on the current device scope): SaveV2 of b, global_step
+// and w (sorted by name, as TensorFlow's Saver lists them) to the fed
+// prefix, and RestoreV2 + Assign of each.
+void AddSaver(GraphBuilder& b, const LogisticRegressionNames& names,
+              const Output& w, const Output& bias, const Output& step) {
+  GraphBuilder::NameScope scope(&b, "save");
+  Output prefix = b.Placeholder(tensorflow::DT_STRING, TensorShape({}),
+                                names.checkpoint_prefix.substr(5));
+  const std::vector<std::string> keys = {names.b, names.global_step, names.w};
+  Output tensor_names = b.Const<std::string>(
+      std::vector<std::string>(keys.begin(), keys.end()), {3}, "tensor_names");
+  Output slices = b.Const<std::string>(std::vector<std::string>(3, ""), {3},
+                                       "shape_and_slices");
+  b.AddNode("SaveV2",
+            {prefix, tensor_names, slices,
+             Input({b.Identity(bias, "read_b"), b.Identity(step, "read_step"),
+                    b.Identity(w, "read_w")})},
+            {}, names.save.substr(5));
+  tensorflow::AttrValue dtypes;
+  for (auto t :
+       {tensorflow::DT_FLOAT, tensorflow::DT_INT64, tensorflow::DT_FLOAT}) {
+    dtypes.mutable_list()->add_type(t);
+  }
+  std::vector<Output> restored =
+      b.AddNode("RestoreV2", {prefix, tensor_names, slices},
+                {{"dtypes", dtypes}}, "RestoreV2");
+  if (restored.size() != 3) return;  // b.Build() reports the error
+  b.Group({b.Assign(bias, restored[0], "Assign_b"),
+           b.Assign(step, restored[1], "Assign_step"),
+           b.Assign(w, restored[2], "Assign_w")},
+          names.restore.substr(5));
+}
+
+}  // namespace
+
 absl::StatusOr<tensorflow::GraphDef> BuildLogisticRegressionGraph(
     const ModelOptions& options) {
   const LogisticRegressionNames names;
@@ -95,18 +132,22 @@ absl::StatusOr<tensorflow::GraphDef> BuildLogisticRegressionGraph(
   const int k = NumShards(options);
   GraphBuilder b;
 
-  Output w, bias, lr;
+  Output w, bias, lr, step;
   {
     GraphBuilder::DeviceScope variables(&b, options.variable_device);
     w = b.Variable(TensorShape({d, 1}), tensorflow::DT_FLOAT, names.w);
     bias = b.Variable(TensorShape({1}), tensorflow::DT_FLOAT, names.b);
+    step = b.Variable(TensorShape({}), tensorflow::DT_INT64, names.global_step);
     Output init_w = b.Assign(
         w, b.Const<float>(std::vector<float>(d, 0.0f), {d, 1}, "w/zeros"),
         "w/Assign");
     Output init_b =
         b.Assign(bias, b.Const<float>({0.0f}, {1}, "b/zeros"), "b/Assign");
-    b.Group({init_w, init_b}, names.init);
+    Output init_step = b.Assign(step, b.Scalar<int64_t>(0, "global_step/zero"),
+                                "global_step/Assign");
+    b.Group({init_w, init_b, init_step}, names.init);
     lr = b.Scalar<float>(options.learning_rate, "learning_rate");
+    AddSaver(b, names, w, bias, step);
   }
 
   Output grad_w, grad_b;
@@ -147,7 +188,9 @@ absl::StatusOr<tensorflow::GraphDef> BuildLogisticRegressionGraph(
   GraphBuilder::DeviceScope variables(&b, options.variable_device);
   Output update_w = b.ApplyGradientDescent(w, lr, grad_w, "train/update_w");
   Output update_b = b.ApplyGradientDescent(bias, lr, grad_b, "train/update_b");
-  b.Group({update_w, update_b}, names.train);
+  Output count =
+      b.AssignAdd(step, b.Scalar<int64_t>(1, "train/one"), "train/count_step");
+  b.Group({update_w, update_b, count}, names.train);
   return b.Build();
 }
 

@@ -21,6 +21,11 @@
 // With equal shards that is exactly the full-batch gradient, so the loss
 // curve matches the single-device graph's (up to float rounding); "loss"
 // and "accuracy" are the means of the shards'.
+//
+// Checkpoints, as tf.compat.v1.train.Saver writes them (TensorFlow's V2
+// format, on the variables' device): "global_step" (int64, +1 per train
+// step) is saved with w and b by running "save/SaveV2" with the prefix fed
+// to "save/Const", and restored by running "save/restore_all".
 #ifndef TRIBUTARY_TOOLS_EXAMPLES_LOGISTIC_REGRESSION_MODEL_H_
 #define TRIBUTARY_TOOLS_EXAMPLES_LOGISTIC_REGRESSION_MODEL_H_
 
@@ -46,6 +51,12 @@ struct LogisticRegressionNames {
   std::string train = "train";
   std::string loss = "loss";
   std::string accuracy = "accuracy";
+  std::string global_step = "global_step";
+  // Feed the checkpoint prefix here (a string scalar), then run save or
+  // restore as a target.
+  std::string checkpoint_prefix = "save/Const";
+  std::string save = "save/SaveV2";
+  std::string restore = "save/restore_all";
 };
 
 struct ModelOptions {

@@ -19,8 +19,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -33,6 +36,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "common/framework/status.h"
 #include "tools/cli/client_credentials.h"
 #include "tools/client/session.h"
@@ -54,6 +59,12 @@ struct TrainingFlags {
   std::string variables_on;
   std::vector<std::string> shards_on;
   int64_t step_timeout_ms = 0;
+  // Checkpoints: a directory the variables' task writes to (shared with
+  // this process), and how often; 0: never. With a directory, training
+  // resumes from its latest checkpoint and recovers from a lost task.
+  std::string checkpoint_dir;
+  int checkpoint_every = 0;
+  int recovery_timeout_s = 120;
   // TLS files and token for a secured cluster (grpc:// targets).
   ClientCredentialFlags credentials;
 };
@@ -90,12 +101,70 @@ void ChooseClusterLayout(
   }
 }
 
-absl::Status Train(const TrainingFlags& flags) {
+// The "checkpoint" file TensorFlow's Saver keeps beside its checkpoints:
+// which one is the latest (text format of CheckpointState).
+constexpr char kCheckpointStateFile[] = "checkpoint";
+
+// The latest checkpoint's prefix in `dir`, "" when there is none.
+std::string LatestCheckpoint(const std::string& dir) {
+  std::ifstream in(dir + "/" + kCheckpointStateFile);
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::string key = "model_checkpoint_path: \"";
+    if (absl::StartsWith(line, key) && absl::EndsWith(line, "\"")) {
+      const std::string path =
+          line.substr(key.size(), line.size() - key.size() - 1);
+      return absl::StartsWith(path, "/") ? path : dir + "/" + path;
+    }
+  }
+  return "";
+}
+
+// Records `prefix` as the latest checkpoint (written aside, then renamed,
+// so a crash leaves the previous state whole).
+absl::Status WriteCheckpointState(const std::string& dir,
+                                  const std::string& basename) {
+  const std::string path = dir + "/" + kCheckpointStateFile;
+  {
+    std::ofstream out(path + ".tmp");
+    out << "model_checkpoint_path: \"" << basename << "\"\n"
+        << "all_model_checkpoint_paths: \"" << basename << "\"\n";
+    if (!out.good()) {
+      return errors::Internal("cannot write ", path, ".tmp");
+    }
+  }
+  if (std::rename((path + ".tmp").c_str(), path.c_str()) != 0) {
+    return errors::Internal("cannot rename ", path,
+                            ".tmp: ", std::strerror(errno));
+  }
+  return absl::OkStatus();
+}
+
+// What a step lost to a task failure looks like: the task died, restarted
+// or is unreachable. Anything else is the program's or the model's fault.
+bool IsTaskFailure(const absl::Status& s) {
+  return absl::IsUnavailable(s) || absl::IsAborted(s) ||
+         (absl::IsNotFound(s) && absl::StrContains(s.message(), "restarted"));
+}
+
+// A training session: the graph created, the variables initialised, and
+// restored from the latest checkpoint of `flags.checkpoint_dir` if any.
+struct TrainingSession {
+  std::unique_ptr<Session> session;
   ModelOptions model;
-  model.num_features = flags.features;
-  model.learning_rate = flags.learning_rate;
-  model.variable_device = flags.variables_on;
-  model.shard_devices = flags.shards_on;
+  tensorflow::GraphDef graph;
+  std::vector<tensorflow::DeviceAttributes> devices;
+  int64_t step = 0;  // global_step after initialising / restoring
+  std::string restored_from;
+};
+
+absl::StatusOr<TrainingSession> OpenTrainingSession(
+    const TrainingFlags& flags) {
+  TrainingSession t;
+  t.model.num_features = flags.features;
+  t.model.learning_rate = flags.learning_rate;
+  t.model.variable_device = flags.variables_on;
+  t.model.shard_devices = flags.shards_on;
 
   tensorflow::ConfigProto config;
   if (IsLocal(flags.target)) {
@@ -108,74 +177,147 @@ absl::Status Train(const TrainingFlags& flags) {
       ClientCredentials credentials,
       ResolveClientCredentials(flags.credentials, flags.target));
   TRIB_ASSIGN_OR_RETURN(
-      std::unique_ptr<Session> session,
-      NewSession(flags.target, config, std::move(credentials)));
+      t.session, NewSession(flags.target, config, std::move(credentials)));
   // Before Create: on a cluster this lists every device of every task.
-  TRIB_ASSIGN_OR_RETURN(auto devices, session->ListDevices());
+  TRIB_ASSIGN_OR_RETURN(t.devices, t.session->ListDevices());
   if (IsLocal(flags.target)) {
-    if (flags.cpus > 1 && model.shard_devices.size() < 2) {
-      model.metrics_device = "/device:CPU:1";
+    if (flags.cpus > 1 && t.model.shard_devices.size() < 2) {
+      t.model.metrics_device = "/device:CPU:1";
     }
   } else {
-    ChooseClusterLayout(devices, &model);
+    ChooseClusterLayout(t.devices, &t.model);
   }
-  TRIB_ASSIGN_OR_RETURN(tensorflow::GraphDef graph,
-                        BuildLogisticRegressionGraph(model));
+  TRIB_ASSIGN_OR_RETURN(t.graph, BuildLogisticRegressionGraph(t.model));
+  TRIB_RETURN_IF_ERROR(t.session->Create(t.graph));
+  const LogisticRegressionNames names;
+  TRIB_RETURN_IF_ERROR(t.session->Run({}, {}, {names.init}, nullptr));
+  if (!flags.checkpoint_dir.empty()) {
+    t.restored_from = LatestCheckpoint(flags.checkpoint_dir);
+    if (!t.restored_from.empty()) {
+      TRIB_RETURN_IF_ERROR(
+          t.session->Run({{names.checkpoint_prefix, Tensor(t.restored_from)}},
+                         {}, {names.restore}, nullptr));
+      std::vector<Tensor> out;
+      TRIB_RETURN_IF_ERROR(t.session->Run({}, {names.global_step}, {}, &out));
+      t.step = out[0].scalar<int64_t>()();
+    }
+  }
+  return t;
+}
+
+// After a task failure: new sessions until one opens (the task is back) or
+// `flags.recovery_timeout_s` passes.
+absl::StatusOr<TrainingSession> Recover(const TrainingFlags& flags,
+                                        const absl::Status& failure) {
+  const absl::Time give_up =
+      absl::Now() + absl::Seconds(flags.recovery_timeout_s);
+  absl::Status last = failure;
+  int attempts = 0;
+  while (absl::Now() < give_up) {
+    ++attempts;
+    absl::StatusOr<TrainingSession> t = OpenTrainingSession(flags);
+    if (t.ok()) {
+      std::cout << "\nRecovered after " << attempts << " attempt(s)"
+                << (t->restored_from.empty()
+                        ? std::string(", starting over")
+                        : absl::StrCat(", from ", t->restored_from, " (step ",
+                                       t->step, ")"))
+                << "\n";
+      return t;
+    }
+    last = t.status();
+    if (!IsTaskFailure(last)) return last;
+    absl::SleepFor(absl::Seconds(1));
+  }
+  return errors::Create(last.code(), "No session within ",
+                        flags.recovery_timeout_s, " s after ",
+                        failure.message(), "; last: ", last.message());
+}
+
+absl::Status Train(const TrainingFlags& flags) {
+  TRIB_ASSIGN_OR_RETURN(TrainingSession t, OpenTrainingSession(flags));
   const Dataset data = MakeDataset(flags.samples, flags.features, flags.seed);
-  const int shards = NumShards(model);
+  const int shards = NumShards(t.model);
   TRIB_ASSIGN_OR_RETURN(NamedTensorList feeds, ShardFeeds(data, shards));
-  TRIB_RETURN_IF_ERROR(session->Create(graph));
 
   std::cout << "Logistic regression on " << flags.samples
             << " generated samples (" << flags.features << " features), "
-            << graph.node_size() << "-node graph, " << devices.size()
-            << " device" << (devices.size() == 1 ? "" : "s");
+            << t.graph.node_size() << "-node graph, " << t.devices.size()
+            << " device" << (t.devices.size() == 1 ? "" : "s");
   if (IsLocal(flags.target)) {
     std::cout << " in this process";
   } else {
     std::cout << " on the cluster at " << flags.target;
   }
   std::cout << ", learning rate " << flags.learning_rate << "\n";
-  if (!model.variable_device.empty() || shards > 1) {
+  if (!t.model.variable_device.empty() || shards > 1) {
     std::cout << "  variables and updates on "
-              << (model.variable_device.empty() ? "(placer's choice)"
-                                                : model.variable_device)
+              << (t.model.variable_device.empty() ? "(placer's choice)"
+                                                  : t.model.variable_device)
               << "\n";
     if (shards > 1) {
       std::cout << "  gradients of " << shards << " shards of "
                 << flags.samples / shards << " samples on "
-                << absl::StrJoin(model.shard_devices, ", ")
+                << absl::StrJoin(t.model.shard_devices, ", ")
                 << ", averaged on the variables' device\n";
     }
   }
+  if (!t.restored_from.empty()) {
+    std::cout << "  resumed from " << t.restored_from << " (step " << t.step
+              << ")\n";
+  }
 
   const LogisticRegressionNames names;
-  TRIB_RETURN_IF_ERROR(session->Run({}, {}, {names.init}, nullptr));
-
   ProgressBar bar(flags.steps, std::max(1, flags.steps / 10),
                   isatty(STDOUT_FILENO) != 0, std::cout);
   std::vector<Tensor> out;
   float first_loss = 0, loss = 0, accuracy = 0;
+  bool have_first = false;
   const auto start = std::chrono::steady_clock::now();
-  for (int step = 1; step <= flags.steps; ++step) {
-    TRIB_RETURN_IF_ERROR(
-        session->Run(feeds, {names.loss, names.accuracy}, {names.train}, &out));
+  const int64_t first_step = t.step + 1;
+  for (int64_t step = t.step + 1; step <= flags.steps; ++step) {
+    absl::Status s = t.session->Run(feeds, {names.loss, names.accuracy},
+                                    {names.train}, &out);
+    if (s.ok() && flags.checkpoint_every > 0 &&
+        step % flags.checkpoint_every == 0) {
+      const std::string basename = absl::StrCat("model.ckpt-", step);
+      s = t.session->Run({{names.checkpoint_prefix,
+                           Tensor(flags.checkpoint_dir + "/" + basename)}},
+                         {}, {names.save}, nullptr);
+      if (s.ok()) s = WriteCheckpointState(flags.checkpoint_dir, basename);
+    }
+    if (!s.ok()) {
+      if (flags.checkpoint_dir.empty() || !IsTaskFailure(s)) return s;
+      std::cout << "\nStep " << step << " failed: " << s
+                << "\nRecovering from the latest checkpoint\n";
+      t.session->Close().IgnoreError();
+      TRIB_ASSIGN_OR_RETURN(t, Recover(flags, s));
+      step = t.step;  // the loop's ++ makes it the next step to run
+      continue;
+    }
     // Loss and accuracy of the weights this step started from.
     loss = out[0].scalar<float>()();
     accuracy = out[1].scalar<float>()();
-    if (step == 1) first_loss = loss;
-    bar.Update(step,
+    if (!have_first) {
+      first_loss = loss;
+      have_first = true;
+    }
+    bar.Update(static_cast<int>(step),
                absl::StrFormat("loss %.4f  accuracy %.3f", loss, accuracy));
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
+  const int64_t ran = std::max<int64_t>(1, flags.steps - first_step + 1);
 
   TRIB_RETURN_IF_ERROR(
-      session->Run(feeds, {names.loss, names.w, names.b}, {}, &out));
+      t.session->Run(feeds, {names.loss, names.w, names.b}, {}, &out));
   std::cout << absl::StrFormat(
       "Loss %.4f -> %.4f after %d steps (%.0f us per step)\n", first_loss,
-      out[0].scalar<float>()(), flags.steps, seconds * 1e6 / flags.steps);
+      out[0].scalar<float>()(), flags.steps, seconds * 1e6 / ran);
+  // Every digit, for comparing runs (a resumed run against an uninterrupted
+  // one).
+  std::cout << absl::StrFormat("Final loss %.9g\n", out[0].scalar<float>()());
   auto w = out[1].flat<float>();
   std::string learned, truth;
   for (int j = 0; j < flags.features; ++j) {
@@ -188,7 +330,7 @@ absl::Status Train(const TrainingFlags& flags) {
             << "\n"
             << "True    w = [" << truth
             << "], b = " << absl::StrFormat("%+.2f", data.true_b) << "\n";
-  return session->Close();
+  return t.session->Close();
 }
 
 }  // namespace
@@ -237,8 +379,29 @@ int main(int argc, char** argv) {
       "--step-timeout-ms", flags.step_timeout_ms,
       "Bound on every step (ConfigProto.operation_timeout_in_ms); 0: "
       "none");
+  app.add_option("--checkpoint-dir", flags.checkpoint_dir,
+                 "Directory for checkpoints in TensorFlow's format, written by "
+                 "the variables' task (on a cluster it must be the same "
+                 "directory there and here). Training resumes from its latest "
+                 "checkpoint, and after a lost task (a step failing "
+                 "UNAVAILABLE or ABORTED) opens a new session and goes on "
+                 "from the latest checkpoint");
+  app.add_option("--checkpoint-every", flags.checkpoint_every,
+                 "Save a checkpoint every N steps (needs --checkpoint-dir); 0: "
+                 "never")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--recovery-timeout-s", flags.recovery_timeout_s,
+                 "After a lost task, how long to keep trying to open a new "
+                 "session before giving up")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   tributary::AddClientCredentialFlags(&app, &flags.credentials);
   CLI11_PARSE(app, argc, argv);
+  if (flags.checkpoint_every > 0 && flags.checkpoint_dir.empty()) {
+    std::cerr << "--checkpoint-every needs --checkpoint-dir" << std::endl;
+    return 2;
+  }
 
   const absl::Status status = tributary::examples::Train(flags);
   if (!status.ok()) {
