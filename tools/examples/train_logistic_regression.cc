@@ -23,8 +23,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -33,6 +35,7 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -138,6 +141,34 @@ absl::Status WriteCheckpointState(const std::string& dir,
                             ".tmp: ", std::strerror(errno));
   }
   return absl::OkStatus();
+}
+
+// Deletes the files of every checkpoint in `dir` but the `keep` latest
+// (tf.compat.v1.train.Saver's max_to_keep, 5 by default there too).
+void DeleteOldCheckpoints(const std::string& dir, size_t keep) {
+  namespace fs = std::filesystem;
+  std::map<int64_t, std::vector<fs::path>> by_step;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    int64_t step = 0;
+    const std::string prefix = "model.ckpt-";
+    if (!absl::StartsWith(name, prefix)) continue;
+    const size_t dot = name.find('.', prefix.size());
+    if (dot == std::string::npos ||
+        !absl::SimpleAtoi(name.substr(prefix.size(), dot - prefix.size()),
+                          &step)) {
+      continue;
+    }
+    by_step[step].push_back(it->path());
+  }
+  while (by_step.size() > keep) {
+    for (const fs::path& path : by_step.begin()->second) {
+      fs::remove(path, ec);
+    }
+    by_step.erase(by_step.begin());
+  }
 }
 
 // What a step lost to a task failure looks like: the task died, restarted
@@ -285,6 +316,7 @@ absl::Status Train(const TrainingFlags& flags) {
                            Tensor(flags.checkpoint_dir + "/" + basename)}},
                          {}, {names.save}, nullptr);
       if (s.ok()) s = WriteCheckpointState(flags.checkpoint_dir, basename);
+      if (s.ok()) DeleteOldCheckpoints(flags.checkpoint_dir, 5);
     }
     if (!s.ok()) {
       if (flags.checkpoint_dir.empty() || !IsTaskFailure(s)) return s;
