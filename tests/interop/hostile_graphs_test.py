@@ -197,15 +197,18 @@ class HostileGraphsTest(tf_client_cluster.ClusterLifecycle, unittest.TestCase):
             client.wait()
             client.stdout.close()
             client.stderr.close()
+        # Relative to what the loop got (other tests may share the cores): the
+        # loop ran, then the worker went (nearly) idle.
+        self.assertGreater(busy, 0.05)
+        quiet_enough = min(0.05, busy / 5)
         killed = time.monotonic()
         deadline = killed + 30
         quiet = cpu_share(worker1, 0.5)
-        while quiet > 0.2 and time.monotonic() < deadline:
+        while quiet > quiet_enough and time.monotonic() < deadline:
             quiet = cpu_share(worker1, 0.5)
         print(f"worker 1 CPU: {busy:.0%} of a core while the loop ran, {quiet:.0%} "
               f"{time.monotonic() - killed:.1f} s after the client was killed", flush=True)
-        self.assertGreater(busy, 0.5)  # the loop did run there
-        self.assertLess(quiet, 0.2)
+        self.assertLessEqual(quiet, quiet_enough)
 
 if __name__ == "__main__":
     unittest.main()
