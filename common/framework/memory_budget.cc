@@ -25,9 +25,11 @@ class MemoryBudget::BudgetedAllocator : public Allocator {
       state_->in_use.fetch_sub(n, std::memory_order_relaxed);
       return nullptr;
     }
-    absl::MutexLock l(&mu_);
-    ++live_;
-    if (!base_tracks_sizes_) sizes_[p] = num_bytes;
+    refs_.fetch_add(1, std::memory_order_relaxed);
+    if (!base_tracks_sizes_) {
+      absl::MutexLock l(&mu_);
+      sizes_[p] = num_bytes;
+    }
     return p;
   }
 
@@ -45,15 +47,7 @@ class MemoryBudget::BudgetedAllocator : public Allocator {
     base_->DeallocateRaw(ptr);
     state_->in_use.fetch_sub(static_cast<int64_t>(n),
                              std::memory_order_relaxed);
-    bool last = false;
-    {
-      absl::MutexLock l(&mu_);
-      --live_;
-      last = orphaned_ && live_ == 0;
-    }
-    // Nothing touches `this` after the unlock but this deletion, which only
-    // the thread that saw the last allocation of an orphan makes.
-    if (last) delete this;
+    Unref();
   }
 
   AllocatorStats GetStats() override {
@@ -69,17 +63,13 @@ class MemoryBudget::BudgetedAllocator : public Allocator {
 
   // The budget is going away: delete now if nothing is allocated, else
   // when the last allocation is freed.
-  void Orphan() {
-    bool now = false;
-    {
-      absl::MutexLock l(&mu_);
-      orphaned_ = true;
-      now = live_ == 0;
-    }
-    if (now) delete this;
-  }
+  void Orphan() { Unref(); }
 
  private:
+  void Unref() {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+
   bool Reserve(int64_t n) {
     int64_t cur = state_->in_use.load(std::memory_order_relaxed);
     do {
@@ -87,9 +77,8 @@ class MemoryBudget::BudgetedAllocator : public Allocator {
     } while (!state_->in_use.compare_exchange_weak(cur, cur + n,
                                                    std::memory_order_relaxed));
     int64_t peak = state_->peak.load(std::memory_order_relaxed);
-    while (cur + n > peak &&
-           !state_->peak.compare_exchange_weak(peak, cur + n,
-                                               std::memory_order_relaxed)) {
+    while (cur + n > peak && !state_->peak.compare_exchange_weak(
+                                 peak, cur + n, std::memory_order_relaxed)) {
     }
     return true;
   }
@@ -97,9 +86,11 @@ class MemoryBudget::BudgetedAllocator : public Allocator {
   const std::shared_ptr<State> state_;
   Allocator* const base_;
   const bool base_tracks_sizes_;
+  // One reference per live allocation, plus the budget's own until
+  // Orphan(): the last one to go deletes the wrapper. Atomic, so a kernel's
+  // allocation takes no lock (the executor's hot path).
+  std::atomic<int64_t> refs_{1};
   absl::Mutex mu_;
-  int64_t live_ ABSL_GUARDED_BY(mu_) = 0;
-  bool orphaned_ ABSL_GUARDED_BY(mu_) = false;
   // Sizes of live allocations when `base_` does not track them.
   absl::flat_hash_map<const void*, size_t> sizes_ ABSL_GUARDED_BY(mu_);
 };
@@ -119,12 +110,24 @@ MemoryBudget::~MemoryBudget() {
 }
 
 Allocator* MemoryBudget::Wrap(Allocator* base) {
+  // Every allocation of every kernel of the session asks: the wrappers made
+  // so far are read without a lock (entries are written before the count
+  // that publishes them, and never change).
+  const int published = num_published_.load(std::memory_order_acquire);
+  for (int i = 0; i < published; ++i) {
+    if (published_[i].base == base) return published_[i].wrapper;
+  }
   absl::MutexLock l(&mu_);
   for (const auto& [b, wrapper] : wrappers_) {
     if (b == base) return wrapper;
   }
   auto* wrapper = new BudgetedAllocator(state_, base);
   wrappers_.emplace_back(base, wrapper);
+  const int n = num_published_.load(std::memory_order_relaxed);
+  if (n < kPublished) {
+    published_[n] = {base, wrapper};
+    num_published_.store(n + 1, std::memory_order_release);
+  }
   return wrapper;
 }
 
@@ -143,8 +146,7 @@ bool MemoryBudget::WouldExceed(int64_t bytes) const {
 std::string MemoryBudget::ExplainRefusal(int64_t bytes) const {
   return absl::StrCat("asked for ", bytes, " bytes with ", bytes_in_use(),
                       " bytes of the memory budget of ", state_->owner,
-                      " in use (", state_->flag, "=", state_->limit,
-                      " bytes)");
+                      " in use (", state_->flag, "=", state_->limit, " bytes)");
 }
 
 }  // namespace tributary

@@ -77,6 +77,15 @@ class MemoryBudget {
   absl::Mutex mu_;
   std::vector<std::pair<Allocator*, BudgetedAllocator*>> wrappers_
       ABSL_GUARDED_BY(mu_);
+  // The first wrappers again, for Wrap's lock-free lookup (a session sees
+  // a handful of allocators: one per device and memory type).
+  static constexpr int kPublished = 8;
+  struct Published {
+    Allocator* base = nullptr;
+    Allocator* wrapper = nullptr;
+  };
+  Published published_[kPublished];
+  std::atomic<int> num_published_{0};
 };
 
 }  // namespace tributary
