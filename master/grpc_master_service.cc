@@ -30,7 +30,7 @@ std::string SessionOf(const Request&, long) {  // NOLINT(runtime/int)
 // not is refused and logged (by address; never the token). The call's
 // CallOptions::client(), the key of --max-steps-per-client, is the
 // authenticated name, or without authentication the caller's host (read
-// only when that limit is on: it costs a peer string per call).
+// only when that limit is on: it costs a peer string per RunStep).
 struct Callers {
   ClientAuth* auth = nullptr;  // null: no authentication
   bool key_clients = false;    // --max-steps-per-client is on
@@ -44,7 +44,7 @@ RpcHandler Authenticated(const Callers& callers, absl::string_view method,
     RpcHandler handler = make(nullptr);
     if (!callers.key_clients) return handler;
     return [handler](RpcServerCall* call) {
-      call->opts()->set_client(ClientKeyFromPeer(call->caller().address));
+      call->opts()->set_client(ClientKeyFromPeer(call->peer()));
       handler(call);
     };
   }

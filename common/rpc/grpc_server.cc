@@ -137,6 +137,9 @@ class GrpcServer::Call final : public RpcServerCall {
     if (!caller_.has_value()) caller_ = CallerOf(context_);
     return *caller_;
   }
+  std::string peer() const override {
+    return caller_.has_value() ? caller_->address : context_.peer();
+  }
   CallOptions* opts() override { return &opts_; }
 
   void Finish(const grpc::Status& status, grpc::ByteBuffer response) override {

@@ -48,6 +48,9 @@ class RpcServerCall {
   // Who made the call; read from the connection and metadata on first use,
   // from the thread handling the call.
   virtual const RpcCaller& caller() const = 0;
+  // caller().address alone ("ipv4:10.0.0.2:51234"), without reading the
+  // call's authentication and metadata.
+  virtual std::string peer() const = 0;
   // The request message's bytes.
   virtual const grpc::ByteBuffer& request() const = 0;
   // The client's deadline; StartCancel()ed when the call is cancelled
