@@ -72,6 +72,7 @@ void SessionHolds::HoldEnded(const std::string& handle, int64_t id) {
     it->second.holds.erase(hold);
     if (it->second.holds.empty()) {
       it->second.orphaned_until = absl::Now() + grace_;
+      new_orphan_ = true;  // an earlier deadline for Loop
       spdlog::info(
           "worker session {}: its master's hold ended; deleting it in {} "
           "unless held again",
@@ -115,12 +116,14 @@ void SessionHolds::Loop() {
     for (const auto& [handle, entry] : entries_) {
       if (entry.holds.empty()) next = std::min(next, entry.orphaned_until);
     }
-    // Woken by any change (a hold ending sets a deadline) or at the next
-    // deadline; a bounded wait keeps a missed wake-up harmless.
-    mu_.AwaitWithDeadline(
-        absl::Condition(
-            +[](bool* stop) { return *stop; }, &stop_),
-        std::min(next, absl::Now() + absl::Milliseconds(200)));
+    // Until the next deadline, or a new orphan (whose deadline may come
+    // first). A session held again only has a later deadline: waking at its
+    // old one finds nothing to do.
+    auto woken = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return stop_ || new_orphan_;
+    };
+    mu_.AwaitWithDeadline(absl::Condition(&woken), next);
+    new_orphan_ = false;
     if (stop_) return;
     const absl::Time now = absl::Now();
     std::vector<std::string> expired;

@@ -85,6 +85,8 @@ class SessionHolds {
   absl::flat_hash_map<std::string, Entry> entries_ ABSL_GUARDED_BY(mu_);
   int64_t next_id_ ABSL_GUARDED_BY(mu_) = 1;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  // A session became unheld since Loop last looked.
+  bool new_orphan_ ABSL_GUARDED_BY(mu_) = false;
   absl::Status refusal_ ABSL_GUARDED_BY(mu_);  // set by Shutdown
   std::thread thread_;
 };
