@@ -23,7 +23,6 @@
 #include <fstream>
 #include <future>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +30,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "common/checkpoint/file_io.h"
 #include "gtest/gtest.h"
 #include "tests/distributed/cluster_fixture.h"
 #include "tests/distributed/distributed_test_util.h"
@@ -83,10 +83,9 @@ int64_t OpenFds(pid_t pid) {
   return n;
 }
 
+// The file's text; empty when it cannot be read (yet).
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in),
-                     std::istreambuf_iterator<char>());
+  return ReadFileToString(path).value_or("");
 }
 
 class FaultInjectionTest : public ::testing::Test {

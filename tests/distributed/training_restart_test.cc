@@ -14,9 +14,7 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +24,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "common/checkpoint/file_io.h"
 #include "gtest/gtest.h"
 #include "tests/distributed/cluster_fixture.h"
 #include "tests/distributed/test_process.h"
@@ -37,10 +36,9 @@ namespace {
 constexpr int kSteps = 3000;
 constexpr int kEvery = 100;
 
+// The file's text; empty when it cannot be read (yet).
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in),
-                     std::istreambuf_iterator<char>());
+  return ReadFileToString(path).value_or("");
 }
 
 // The step of the latest checkpoint recorded in `dir`, 0 when none.

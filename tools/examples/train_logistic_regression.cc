@@ -19,12 +19,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -39,8 +36,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "common/checkpoint/file_io.h"
 #include "common/framework/status.h"
 #include "tools/cli/client_credentials.h"
 #include "tools/client/session.h"
@@ -110,14 +110,14 @@ constexpr char kCheckpointStateFile[] = "checkpoint";
 
 // The latest checkpoint's prefix in `dir`, "" when there is none.
 std::string LatestCheckpoint(const std::string& dir) {
-  std::ifstream in(dir + "/" + kCheckpointStateFile);
-  std::string line;
-  while (std::getline(in, line)) {
-    const std::string key = "model_checkpoint_path: \"";
-    if (absl::StartsWith(line, key) && absl::EndsWith(line, "\"")) {
-      const std::string path =
-          line.substr(key.size(), line.size() - key.size() - 1);
-      return absl::StartsWith(path, "/") ? path : dir + "/" + path;
+  absl::StatusOr<std::string> state =
+      ReadFileToString(dir + "/" + kCheckpointStateFile);
+  if (!state.ok()) return "";
+  for (absl::string_view line : absl::StrSplit(*state, '\n')) {
+    constexpr absl::string_view kKey = "model_checkpoint_path: \"";
+    if (absl::ConsumePrefix(&line, kKey) && absl::ConsumeSuffix(&line, "\"")) {
+      return absl::StartsWith(line, "/") ? std::string(line)
+                                         : absl::StrCat(dir, "/", line);
     }
   }
   return "";
@@ -128,19 +128,11 @@ std::string LatestCheckpoint(const std::string& dir) {
 absl::Status WriteCheckpointState(const std::string& dir,
                                   const std::string& basename) {
   const std::string path = dir + "/" + kCheckpointStateFile;
-  {
-    std::ofstream out(path + ".tmp");
-    out << "model_checkpoint_path: \"" << basename << "\"\n"
-        << "all_model_checkpoint_paths: \"" << basename << "\"\n";
-    if (!out.good()) {
-      return errors::Internal("cannot write ", path, ".tmp");
-    }
-  }
-  if (std::rename((path + ".tmp").c_str(), path.c_str()) != 0) {
-    return errors::Internal("cannot rename ", path,
-                            ".tmp: ", std::strerror(errno));
-  }
-  return absl::OkStatus();
+  TRIB_RETURN_IF_ERROR(WriteStringToFile(
+      path + ".tmp",
+      absl::StrCat("model_checkpoint_path: \"", basename, "\"\n",
+                   "all_model_checkpoint_paths: \"", basename, "\"\n")));
+  return RenameFile(path + ".tmp", path);
 }
 
 // Deletes the files of every checkpoint in `dir` but the `keep` latest
