@@ -166,8 +166,7 @@ void DeleteOldCheckpoints(const std::string& dir, size_t keep) {
 // What a step lost to a task failure looks like: the task died, restarted
 // or is unreachable. Anything else is the program's or the model's fault.
 bool IsTaskFailure(const absl::Status& s) {
-  return absl::IsUnavailable(s) || absl::IsAborted(s) ||
-         (absl::IsNotFound(s) && absl::StrContains(s.message(), "restarted"));
+  return absl::IsUnavailable(s) || absl::IsAborted(s);
 }
 
 // A training session: the graph created, the variables initialised, and
