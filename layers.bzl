@@ -70,6 +70,7 @@ LAYERS = [
     ]),
     ("tests", [
         "tests/distributed",
+        "tests/fuzz",
         "tests/interop",
         "tests/layering",
         "tests/multihost",

@@ -2,7 +2,8 @@
 # Installs what Tributary's build needs, idempotently:
 #   tools/setup.sh           Debian packages (Bazel, gRPC, protobuf, abseil, Eigen, spdlog,
 #                            CLI11, GoogleTest, ...): enough to build and run (tools/main.sh)
-#   tools/setup.sh --tests   also real TensorFlow (tensorflow-cpu, ~600 MB) in a virtualenv,
+#   tools/setup.sh --tests   also clang-14 with libFuzzer (tools/fuzz.sh) and real TensorFlow
+#                            (tensorflow-cpu, ~600 MB) in a virtualenv,
 #                            the test-time oracle and interop peer (tools/test.sh)
 # Does nothing when it is all there. Safe to run as root (CI) or with sudo available.
 set -euo pipefail
@@ -40,6 +41,12 @@ DEB_PACKAGES=(
   openssl
   python3-venv
 )
+# Test-time only: clang and its libFuzzer/sanitizer runtimes for tools/fuzz.sh.
+TEST_DEB_PACKAGES=(
+  clang-14
+  libclang-rt-14-dev
+)
+if ((with_tests)); then DEB_PACKAGES+=("${TEST_DEB_PACKAGES[@]}"); fi
 
 missing=()
 for pkg in "${DEB_PACKAGES[@]}"; do

@@ -16,7 +16,13 @@ bazel_rc=$?
 # Bazel's own summary (which targets passed or failed), without sandbox chatter.
 grep -vE 'linux-sandbox' "$log" | grep -E '(PASSED|FAILED|SKIPPED|NO STATUS|TIMEOUT|ERROR|Executed|FAIL:)' | tail -n 80
 
+# libFuzzer on the parser targets, briefly (docs/testing.md "Fuzzing"); the
+# service targets' seeds and every target's past findings were replayed above.
+fuzz_xml="$(mktemp -t tributary-fuzz.XXXXXX)"
+tools/fuzz.sh --ci --junit "$fuzz_xml" >"$log.fuzz" 2>&1
+tail -n 12 "$log.fuzz"
+
 labels="$(mktemp -t tributary-labels.XXXXXX)"
 # What `bazel test //...` runs: tests tagged manual are left out of it (and of the count).
 bazel query 'tests(//...) except attr("tags", "manual", tests(//...))' 2>/dev/null >"$labels"
-python3 tools/count_test_results.py "$(bazel info bazel-testlogs 2>/dev/null)" "$labels" "$bazel_rc"
+python3 tools/count_test_results.py "$(bazel info bazel-testlogs 2>/dev/null)" "$labels" "$bazel_rc" "$fuzz_xml"
