@@ -8,7 +8,8 @@
 #                                    for 10 s each, one JUnit case per target in F
 #
 # Builds the targets with clang-14, libFuzzer, ASan and UBSan (--config=fuzz) in
-# an output base of their own, so the default build stays as it is. Each target
+# an output base of their own (~/.cache/tributary/bazel-fuzz/<checkout>), so
+# the default build stays as it is. Each target
 # starts from its seed corpus (tests/fuzz/fuzz_seeds.cc) and its corpus of earlier
 # runs under $FUZZ_WORK (default ~/.cache/tributary/fuzz), which grows from run to
 # run. Prints a table (executions, rate, coverage, corpus, result) and exits 1 on
@@ -16,6 +17,7 @@
 # the input is saved under $FUZZ_WORK/findings/TARGET/ and the line to replay it is
 # printed. A fixed finding's input goes into tests/fuzz/regressions/TARGET/, which
 # that target's regression test replays in every `bazel test //...`.
+# FUZZ_RUNS=N also stops each target after N executions (libFuzzer's -runs).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -51,7 +53,9 @@ fi
 
 work="${FUZZ_WORK:-$HOME/.cache/tributary/fuzz}"
 # No convenience symlinks: bazel-bin must keep pointing at the default build.
-bazel_fuzz=(bazel --output_base="$HOME/.cache/tributary/bazel-fuzz-base")
+# One output base per checkout (Bazel's own rule); the disk cache is shared.
+base="$HOME/.cache/tributary/bazel-fuzz/$(pwd | md5sum | cut -c1-12)"
+bazel_fuzz=(bazel --output_base="$base")
 build_flags=(--config=fuzz --symlink_prefix=/ --jobs="${FUZZ_BUILD_JOBS:-$(nproc)}")
 echo "building the fuzz targets (clang-14, libFuzzer, ASan + UBSan)..."
 mkdir -p "$work"
@@ -81,7 +85,7 @@ for t in "${selected[@]}"; do
   echo "fuzzing $t for ${seconds} s..."
   "$bin/$t" "$corpus" "$work/seeds/$t" -max_total_time="$seconds" -timeout=60 \
     -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
-    -artifact_prefix="$findings/" >"$log" 2>&1
+    -artifact_prefix="$findings/" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} >"$log" 2>&1
   rc=$?
   runs="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)"
   rate="$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)"

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <iostream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@
 #include "gtest/gtest.h"
 #include "tests/distributed/cluster_fixture.h"
 #include "tests/distributed/distributed_test_util.h"
+#include "tests/fuzz/service_methods.h"
 #include "tools/client/graph_builder.h"
 #include "tools/client/session.h"
 
@@ -34,43 +36,26 @@ namespace tributary {
 namespace test {
 namespace {
 
+// Every method of each service (tests/fuzz/service_methods.h, which the
+// service fuzzers call too), and one the worker does not serve.
 const std::vector<std::string>& WorkerMethods() {
-  static const auto* methods = new std::vector<std::string>{
-      "/tensorflow.WorkerService/GetStatus",
-      "/tensorflow.WorkerService/CreateWorkerSession",
-      "/tensorflow.WorkerService/DeleteWorkerSession",
-      "/tensorflow.WorkerService/RegisterGraph",
-      "/tensorflow.WorkerService/DeregisterGraph",
-      "/tensorflow.WorkerService/RunGraph",
-      "/tensorflow.WorkerService/CleanupGraph",
-      "/tensorflow.WorkerService/CleanupAll",
-      "/tensorflow.WorkerService/RecvTensor",
-      "/tensorflow.WorkerService/Logging",
-      "/tensorflow.WorkerService/Tracing",
-      "/tensorflow.WorkerService/RecvBuf",
-      "/tensorflow.WorkerService/GetStepSequence",
-      "/tensorflow.WorkerService/CompleteGroup",
-      "/tensorflow.WorkerService/CompleteInstance",
-      "/tensorflow.WorkerService/MarkRecvFinished",
-      "/tributary.WorkerSessionHolds/HoldWorkerSession",
-      "/tensorflow.WorkerService/NoSuchMethod",
-  };
+  static const auto* methods = [] {
+    auto* paths = new std::vector<std::string>(
+        std::begin(fuzz::kWorkerMethods), std::end(fuzz::kWorkerMethods));
+    paths->push_back("/tensorflow.WorkerService/NoSuchMethod");
+    return paths;
+  }();
   return *methods;
 }
 
 const std::vector<std::string>& MasterMethods() {
-  static const auto* methods = new std::vector<std::string>{
-      "/tensorflow.MasterService/CreateSession",
-      "/tensorflow.MasterService/ExtendSession",
-      "/tensorflow.MasterService/PartialRunSetup",
-      "/tensorflow.MasterService/RunStep",
-      "/tensorflow.MasterService/CloseSession",
-      "/tensorflow.MasterService/ListDevices",
-      "/tensorflow.MasterService/Reset",
-      "/tensorflow.MasterService/MakeCallable",
-      "/tensorflow.MasterService/RunCallable",
-      "/tensorflow.MasterService/ReleaseCallable",
-  };
+  static const auto* methods = [] {
+    auto* paths = new std::vector<std::string>();
+    for (const char* method : fuzz::kMasterMethods) {
+      paths->push_back(std::string("/tensorflow.MasterService/") + method);
+    }
+    return paths;
+  }();
   return *methods;
 }
 
