@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "common/framework/status.h"
+#include "common/framework/tensor_shape.h"
 #include "common/framework/types.h"
 #include "common/rpc/wire_reader.h"
 #include "grpcpp/support/proto_buffer_reader.h"
@@ -196,6 +197,43 @@ absl::Status Dump(const grpc::ByteBuffer& in, ReceivedBytes* out) {
   return absl::OkStatus();
 }
 
+// How many values the typed fields of `proto` carry (complex values take two
+// entries each; counting entries only overestimates, which is safe).
+int64_t TypedValuesCarried(const tensorflow::TensorProto& proto) {
+  return std::max<int64_t>(
+      {proto.float_val_size(), proto.double_val_size(), proto.int_val_size(),
+       proto.string_val_size(), proto.scomplex_val_size(),
+       proto.int64_val_size(), proto.bool_val_size(),
+       proto.dcomplex_val_size(), proto.half_val_size(),
+       proto.resource_handle_val_size(), proto.variant_val_size(),
+       proto.uint32_val_size(), proto.uint64_val_size()});
+}
+
+// ResourceExhausted when `proto`, which has no tensor_content, describes a
+// tensor bigger than kMaxExpandedTensorBytes without carrying its values
+// (tensor_coding.h). Shapes FromProto rejects are left to it.
+absl::Status CheckExpansion(const tensorflow::TensorProto& proto,
+                            absl::string_view what) {
+  absl::StatusOr<TensorShape> shape = TensorShape::FromProto(proto.tensor_shape());
+  if (!shape.ok() || !proto.tensor_content().empty()) return absl::OkStatus();
+  const int64_t elements = shape->num_elements();
+  if (elements <= TypedValuesCarried(proto)) return absl::OkStatus();
+  const DataType dtype = proto.dtype();
+  // Strings and handles are objects in memory, whatever their bytes.
+  const int64_t element_bytes =
+      DataTypeCanUseMemcpy(dtype) && DataTypeSize(dtype) > 0
+          ? DataTypeSize(dtype)
+          : int64_t{sizeof(std::string)};
+  if (elements <= kMaxExpandedTensorBytes / element_bytes) {
+    return absl::OkStatus();
+  }
+  return errors::ResourceExhausted(
+      what, ": TensorProto of dtype ", DataTypeString(dtype), " and shape ",
+      shape->DebugString(), " carries ", TypedValuesCarried(proto),
+      " values for ", elements, " elements; a tensor in a request may expand "
+      "to at most ", kMaxExpandedTensorBytes, " bytes: send its values");
+}
+
 absl::Status Malformed(absl::string_view what, const WireReader& r) {
   return errors::InvalidArgument("Malformed ", what, ": bad or truncated "
                                  "protobuf field at byte ",
@@ -267,6 +305,7 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
       return errors::InvalidArgument("Malformed ", what,
                                      ": its TensorProto does not parse");
     }
+    TRIB_RETURN_IF_ERROR(CheckExpansion(proto, what));
     absl::StatusOr<Tensor> t = Tensor::FromProto(proto, allocator);
     if (!t.ok()) return errors::PrependToMessage(t.status(), what, ": ");
     *out = *std::move(t);

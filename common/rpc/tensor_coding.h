@@ -22,6 +22,15 @@
 // Malformed input is InvalidArgument naming what was wrong; it never
 // crashes.
 //
+// One limit protobuf does not have: a TensorProto may carry fewer typed
+// values than its shape holds (the last value repeats, none gives zeros),
+// so a 20-byte request could ask for a tensor of terabytes. A tensor that
+// expands so, beyond kMaxExpandedTensorBytes, is ResourceExhausted before
+// anything is allocated. TensorFlow's clients and ours always send every
+// value (tensor_content), so only hand-made requests meet it; graphs' Const
+// values are not decoded here (kernels allocate them within the session's
+// memory budget).
+//
 // The wire bytes are exactly what protobuf would accept for the same
 // message: a peer using generated code (TensorFlow itself) reads and writes
 // them unchanged.
@@ -36,6 +45,10 @@
 #include "grpcpp/support/byte_buffer.h"
 
 namespace tributary {
+
+// Largest tensor a request's TensorProto may describe without carrying its
+// values (see above).
+inline constexpr int64_t kMaxExpandedTensorBytes = int64_t{64} << 20;
 
 // RecvTensorResponse {tensor = 1, is_dead = 2, send_start_micros = 3}.
 void EncodeRecvTensorResponse(const Tensor& tensor, bool is_dead,

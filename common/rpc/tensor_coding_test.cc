@@ -191,6 +191,36 @@ TEST(TensorCodingTest, TypedFieldsWithFewerValuesRepeatTheLast) {
                                  test::AsTensor<float>({2.5, 2.5, 2.5, 2.5}));
 }
 
+// A request's TensorProto with fewer values than elements may not describe
+// more than kMaxExpandedTensorBytes: a 20-byte feed must not cost terabytes.
+TEST(TensorCodingTest, ExpandingTensorsAreBoundedBeforeAllocating) {
+  auto feed = [](tensorflow::DataType dtype, int64_t elements, bool one_value) {
+    tensorflow::RunStepRequest request;
+    tensorflow::TensorProto* t = request.add_feed()->mutable_tensor();
+    t->set_dtype(dtype);
+    t->mutable_tensor_shape()->add_dim()->set_size(elements);
+    if (one_value && dtype == DT_FLOAT) t->add_float_val(1.0f);
+    tensorflow::RunStepRequest rest;
+    NamedTensors tensors;
+    absl::Status s = DecodeWithNamedTensors(
+        ToByteBuffer(request.SerializeAsString()), kRunStepRequestFeedField,
+        cpu_allocator(), &rest, &tensors);
+    return std::make_pair(s, tensors);
+  };
+  const absl::Status huge = feed(DT_FLOAT, int64_t{1} << 40, true).first;
+  EXPECT_EQ(huge.code(), absl::StatusCode::kResourceExhausted) << huge;
+  EXPECT_NE(huge.message().find("send its values"), std::string::npos) << huge;
+  // Strings are objects: 2^24 empty strings would be 512 MiB of them.
+  EXPECT_EQ(feed(DT_STRING, int64_t{1} << 24, false).first.code(),
+            absl::StatusCode::kResourceExhausted);
+  // Below the bound, TensorFlow's rule: the value repeats.
+  auto [small, filled] = feed(DT_FLOAT, int64_t{1} << 20, true);
+  ASSERT_TRUE(small.ok()) << small;
+  ASSERT_EQ(filled.size(), 1u);
+  EXPECT_EQ(filled[0].second.NumElements(), int64_t{1} << 20);
+  EXPECT_EQ(filled[0].second.flat<float>()((1 << 20) - 1), 1.0f);
+}
+
 TEST(TensorCodingTest, DeadTensorWithoutValue) {
   tensorflow::RecvTensorResponse proto;
   proto.set_is_dead(true);

@@ -160,6 +160,42 @@ TEST_F(HostileRequestsTest, HostileBytesOnEveryMethodGetAStatus) {
   ExpectClusterServes();
 }
 
+// A 20-byte TensorProto may describe a terabyte (fewer values than
+// elements repeat the last): refused before anything is allocated, on the
+// master (a RunStep feed) and on a worker (a RunGraph send).
+TEST_F(HostileRequestsTest, TensorsThatExpandToATerabyteAreRefused) {
+  tensorflow::TensorProto terabyte;
+  terabyte.set_dtype(tensorflow::DT_FLOAT);
+  terabyte.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 38);
+  terabyte.add_float_val(1.0f);
+  tensorflow::RunStepRequest step;
+  step.set_session_handle("no-such-session");
+  *step.add_feed()->mutable_tensor() = terabyte;
+  step.mutable_feed(0)->set_name("x:0");
+  tensorflow::RunGraphRequest graph;
+  graph.set_graph_handle("no-such-graph");
+  graph.set_step_id(1);
+  *graph.add_send()->mutable_tensor() = terabyte;
+  graph.mutable_send(0)->set_name("x");
+  const struct {
+    std::string address, method, payload;
+  } calls[] = {
+      {cluster_->master_address(), "/tensorflow.MasterService/RunStep",
+       step.SerializeAsString()},
+      {cluster_->TaskAddress("worker", 1), "/tensorflow.WorkerService/RunGraph",
+       graph.SerializeAsString()},
+  };
+  for (const auto& call : calls) {
+    grpc::GenericStub stub(NewGrpcChannel(call.address));
+    const grpc::Status s = Call(&stub, call.method, call.payload);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED)
+        << call.method << ": " << s.error_message();
+    EXPECT_NE(s.error_message().find("send its values"), std::string::npos)
+        << s.error_message();
+  }
+  ExpectClusterServes();
+}
+
 TEST_F(HostileRequestsTest, RecvTensorForAKeyNeverProducedEndsAtItsDeadline) {
   auto worker = cluster_->NewWorkerStub("worker", 1);
   tensorflow::GetStatusResponse status;
