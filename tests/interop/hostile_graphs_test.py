@@ -11,10 +11,16 @@ Against a Tributary cluster (1 ps + 2 workers + master):
   * a function that calls itself           -> INVALID_ARGUMENT when the graph is created;
   * a client killed in the middle of a step that would run forever (an endless loop
     on worker 1) -> the master cancels the step: worker 1's CPU goes quiet, and the
-    cluster serves the next session.
+    cluster serves the next session;
+  * a client that never reads its response (a raw HTTP/2 connection that asks for a
+    32 MiB fetch with a flow-control window of 0, then sits) -> other clients are
+    served meanwhile, the master's threads do not pile up, and it outlives the
+    call's deadline and the connection.
 After every case every daemon is still running and a small step across all tasks runs.
 """
 import os
+import socket
+import struct
 import subprocess
 import sys
 import textwrap
@@ -37,6 +43,24 @@ def _varint(n):
         out.append(byte | (0x80 if n else 0))
         if not n:
             return bytes(out)
+
+def _h2_frame(kind, flags, stream, payload):
+    """One HTTP/2 frame: 24-bit length, type, flags, 31-bit stream id."""
+    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + \
+        struct.pack(">I", stream) + payload
+
+
+def _hpack_literal(name, value):
+    """A header as an HPACK literal without indexing, new name, no Huffman
+    (lengths under 127)."""
+    name, value = name.encode(), value.encode()
+    return b"\x00" + bytes([len(name)]) + name + bytes([len(value)]) + value
+
+
+def _threads(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("Threads:"))
+
 
 WORKER0 = "/job:worker/task:0"
 WORKER1 = "/job:worker/task:1"
@@ -165,6 +189,57 @@ class HostileGraphsTest(tf_client_cluster.ClusterLifecycle, unittest.TestCase):
         print(f"function calling itself: {err.code()}: {err.details()[:240]}", flush=True)
         self.assertEqual(err.code(), grpc.StatusCode.INVALID_ARGUMENT, err.details())
         self.assertIn("Forever", err.details())
+
+    def test_client_that_never_reads_its_response(self):
+        # A session whose step answers 32 MiB, created the ordinary way.
+        gd = tf1.GraphDef()
+        with tf.Graph().as_default() as g:
+            with tf.device(WORKER0):
+                tf.fill([8 << 20], 1.0, name="big")
+            gd = g.as_graph_def().SerializeToString()
+        address = self.cluster.target[len("grpc://"):]
+        with grpc.insecure_channel(address) as channel:
+            create = channel.unary_unary("/tensorflow.MasterService/CreateSession")
+            response = create(b"\x0a" + _varint(len(gd)) + gd, timeout=60)
+        assert response[0] == 0x0A, response  # CreateSessionResponse.session_handle
+        handle = response[2:2 + response[1]]
+        run = b"\x0a" + _varint(len(handle)) + handle + b"\x1a\x06big:0"
+        master = next(p for p in self.cluster.processes
+                      if p.name.startswith("master")).popen.pid
+        threads_before = _threads(master)
+
+        # HTTP/2 by hand: SETTINGS with an initial window of 0 (the server may send
+        # no DATA on our streams), the RunStep call with a 4 s deadline, and then
+        # nothing: no SETTINGS ack, no WINDOW_UPDATE, no read.
+        host, port = address.rsplit(":", 1)
+        sock = socket.create_connection((host, int(port)))
+        try:
+            headers = b"".join(_hpack_literal(k, v) for k, v in [
+                (":method", "POST"), (":scheme", "http"),
+                (":path", "/tensorflow.MasterService/RunStep"),
+                (":authority", address), ("content-type", "application/grpc"),
+                ("te", "trailers"), ("grpc-timeout", "4S")])
+            sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" +
+                         _h2_frame(0x4, 0, 0, struct.pack(">HI", 0x4, 0)) +
+                         _h2_frame(0x1, 0x4, 1, headers) +
+                         _h2_frame(0x0, 0x1, 1, b"\x00" + struct.pack(">I", len(run)) + run))
+            time.sleep(1.5)  # the step ran; its answer waits on our window
+            # Meanwhile the master serves everyone else (tearDown runs the same).
+            start = time.monotonic()
+            self.tearDown()
+            served_s = time.monotonic() - start
+            threads_during = _threads(master)
+            time.sleep(4)  # past the call's deadline
+        finally:
+            sock.close()
+        print(f"never-reading client: another session served in {served_s:.2f} s; "
+              f"master threads {threads_before} -> {threads_during}", flush=True)
+        self.assertLess(served_s, 30)
+        self.assertLessEqual(threads_during, threads_before + 2)
+        master_log = next(p for p in self.cluster.processes
+                          if p.name.startswith("master")).log()
+        self.assertIsNone(next(p for p in self.cluster.processes
+                               if p.name.startswith("master")).popen.poll(), master_log[-3000:])
 
     def test_client_killed_mid_step_leaves_the_cluster_serving(self):
         # A step that never ends (a v1 while loop, no deadline) from a client process
