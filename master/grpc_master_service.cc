@@ -118,27 +118,32 @@ RpcHandler RunStepHandler(Master* master, BlockingCallPool* pool,
 }
 
 // A method whose Master call blocks (bounded) while workers work: it runs
-// on a pool thread, never on the network thread. `fn(opts, request,
-// response, client)`; `client` is null without authentication.
+// on a pool thread, never on the network thread, and so do the caller's
+// authentication and the parsing of its request (a GraphDef may be hundreds
+// of megabytes). `fn(opts, request, response, client)`; `client` is null
+// without authentication.
 template <typename Request, typename Response, typename Fn>
 RpcHandler OnPool(BlockingCallPool* pool, const Callers& callers,
-                  absl::string_view method, Fn fn) {
+                  absl::string_view method, Fn fn,
+                  GraphNodesLimit nodes = GraphNodesLimit()) {
   ClientAuth* auth = callers.auth;
-  auto make = [pool, auth, method = std::string(method),
-               fn](std::shared_ptr<const ClientIdentity> client) {
-    return TypedHandler<Request, Response>(
-        [pool, auth, method, fn, client](
-            CallOptions* opts, const Request* request, Response* response,
-            std::function<void(const absl::Status&)> done) {
-          pool->Schedule([=] {
-            absl::Status allowed =
-                Authorize(auth, client, method, SessionOf(*request, 0));
-            done(allowed.ok() ? fn(opts, *request, response, client.get())
-                              : allowed);
-          });
-        });
+  auto make = [auth, method = std::string(method), fn,
+               nodes](std::shared_ptr<const ClientIdentity> client) {
+    return LimitingGraphNodes(
+        nodes, method,
+        TypedHandler<Request, Response>(
+            [auth, method, fn, client](
+                CallOptions* opts, const Request* request, Response* response,
+                std::function<void(const absl::Status&)> done) {
+              absl::Status allowed =
+                  Authorize(auth, client, method, SessionOf(*request, 0));
+              done(allowed.ok() ? fn(opts, *request, response, client.get())
+                                : allowed);
+            }));
   };
-  return Authenticated(callers, method, make);
+  return RunOn(
+      [pool](std::function<void()> work) { pool->Schedule(std::move(work)); },
+      Authenticated(callers, method, make));
 }
 
 }  // namespace
@@ -183,14 +188,18 @@ std::unique_ptr<RpcService> NewGrpcMasterService(Master* master,
                                 });
             }
             return created;
-          }));
+          },
+          GraphNodesLimit{/*CreateSessionRequest.graph_def=*/1,
+                          master->max_graph_nodes()}));
   service->Add("ExtendSession",
                OnPool<ExtendSessionRequest, ExtendSessionResponse>(
                    pool, callers, "ExtendSession",
                    [master](CallOptions*, const auto& request, auto* response,
                             const ClientIdentity*) {
                      return master->ExtendSession(request, response);
-                   }));
+                   },
+                   GraphNodesLimit{/*ExtendSessionRequest.graph_def=*/2,
+                                   master->max_graph_nodes()}));
   service->Add("PartialRunSetup",
                OnPool<PartialRunSetupRequest, PartialRunSetupResponse>(
                    pool, callers, "PartialRunSetup",

@@ -119,6 +119,9 @@ absl::Status Master::CreateSession(
   TRIB_RETURN_IF_ERROR(CheckGraphBytes(request.graph_def(),
                                        options_.max_graph_bytes,
                                        "--max-graph-bytes", "CreateSession"));
+  TRIB_RETURN_IF_ERROR(CheckGraphNodes(CountGraphNodes(request.graph_def()),
+                                       options_.max_graph_nodes,
+                                       "--max-graph-nodes", "CreateSession"));
   // A slot among --max-sessions, held from here until the session is in
   // sessions_ (or creating it failed).
   {
@@ -176,6 +179,7 @@ absl::Status Master::CreateSession(
   sopts.config = config;
   sopts.tasks = std::move(discovered);
   sopts.max_graph_bytes = options_.max_graph_bytes;
+  sopts.max_graph_nodes = options_.max_graph_nodes;
   {
     absl::MutexLock l(&mu_);
     do {

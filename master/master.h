@@ -72,6 +72,8 @@ struct MasterOptions {
   // session's graph after ExtendSession, in serialised bytes
   // (--max-graph-bytes).
   int64_t max_graph_bytes = 0;
+  // The same in nodes, functions' included (--max-graph-nodes).
+  int64_t max_graph_nodes = 0;
   // Sessions open at once, those being created included (--max-sessions).
   int64_t max_sessions = 0;
   // Steps (RunStep, RunCallable) in flight at once per client, a client
@@ -134,6 +136,9 @@ class Master {
   const MasterEnv& env() const { return env_; }
   // Whether --max-steps-per-client is on, so servers must tell steps'
   // clients apart (CallOptions::client()).
+  // --max-graph-nodes (0: unlimited), which the gRPC service also checks
+  // before parsing a request.
+  int64_t max_graph_nodes() const { return options_.max_graph_nodes; }
   bool limits_steps_per_client() const {
     return options_.max_steps_per_client > 0;
   }

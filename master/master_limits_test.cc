@@ -27,6 +27,36 @@ absl::Status CloseSession(Master* master, const std::string& handle) {
   return master->CloseSession(req, &resp);
 }
 
+TEST_F(MasterTest, GraphOverMaxGraphNodesIsResourceExhausted) {
+  MasterOptions o = DefaultOptions();
+  const int64_t nodes = PsWorkerGraph().node_size();
+  o.max_graph_nodes = nodes;
+  RestartMaster(o);
+  // Exactly at the limit is fine; one more node through Extend is not.
+  absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
+  ASSERT_TRUE(h.ok()) << h.status();
+  tensorflow::ExtendSessionRequest req;
+  req.set_session_handle(*h);
+  tensorflow::NodeDef* extra = req.mutable_graph_def()->add_node();
+  extra->set_name("extra");
+  extra->set_op("NoOp");
+  tensorflow::ExtendSessionResponse resp;
+  absl::Status s = master_->ExtendSession(req, &resp);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr("--max-graph-nodes"));
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("has " + std::to_string(nodes + 1) + " nodes"));
+
+  // Nodes of the library's functions count too.
+  tensorflow::GraphDef with_function = PsWorkerGraph();
+  with_function.mutable_library()->add_function()->add_node_def()->set_name(
+      "f");
+  h = CreateSession(with_function);
+  ASSERT_EQ(h.status().code(), absl::StatusCode::kResourceExhausted)
+      << h.status();
+  EXPECT_THAT(std::string(h.status().message()), HasSubstr("CreateSession"));
+}
+
 TEST_F(MasterTest, GraphOverMaxGraphBytesIsResourceExhausted) {
   MasterOptions o = DefaultOptions();
   const int64_t size = static_cast<int64_t>(PsWorkerGraph().ByteSizeLong());
@@ -35,7 +65,8 @@ TEST_F(MasterTest, GraphOverMaxGraphBytesIsResourceExhausted) {
   absl::StatusOr<std::string> h = CreateSession(PsWorkerGraph());
   ASSERT_EQ(h.status().code(), absl::StatusCode::kResourceExhausted)
       << h.status();
-  EXPECT_THAT(std::string(h.status().message()), HasSubstr("--max-graph-bytes"));
+  EXPECT_THAT(std::string(h.status().message()),
+              HasSubstr("--max-graph-bytes"));
   EXPECT_THAT(std::string(h.status().message()),
               HasSubstr("the GraphDef is " + std::to_string(size) + " bytes"));
   EXPECT_THAT(std::string(h.status().message()), HasSubstr("CreateSession"));
@@ -107,8 +138,8 @@ class StepLimitTest : public MasterTest {
     auto started = std::make_unique<absl::Notification>();
     w1_->HangRunGraphUntilCancelled(started.get());
     threads_.emplace_back([this, h, raw] {
-      Run(h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"}, {}, nullptr,
-          {}, nullptr, raw)
+      Run(h, {{"x:0", test::AsTensor<float>({1, 2})}}, {"z:0"}, {}, nullptr, {},
+          nullptr, raw)
           .IgnoreError();
     });
     ASSERT_TRUE(started->WaitForNotificationWithTimeout(absl::Seconds(30)));

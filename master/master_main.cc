@@ -99,6 +99,12 @@ int Run(int argc, char** argv) {
                  "message over it fails its call with RESOURCE_EXHAUSTED")
       ->type_name("BYTES")
       ->capture_default_str();
+  app.add_option("--max-graph-nodes", flags.server.max_graph_nodes,
+                 "Most nodes a session's graph may have, its functions' "
+                 "included (CreateSession's, and the graph grown by "
+                 "ExtendSession); more is RESOURCE_EXHAUSTED; 0: unlimited")
+      ->type_name("N")
+      ->capture_default_str();
   app.add_option("--max-graph-bytes", flags.server.max_graph_bytes,
                  "Largest GraphDef a session may have, in serialised bytes "
                  "(CreateSession's, and the graph grown by ExtendSession); "
@@ -226,9 +232,10 @@ int Run(int argc, char** argv) {
   }
   spdlog::info(
       "limits (0: unlimited): --max-message-size {}, "
-      "--max-graph-bytes {}, --max-sessions {}, "
+      "--max-graph-bytes {}, --max-graph-nodes {}, --max-sessions {}, "
       "--max-steps-per-client {}, --max-steps-per-session {}",
-      options.max_message_size, options.max_graph_bytes, options.max_sessions,
+      options.max_message_size, options.max_graph_bytes,
+      options.max_graph_nodes, options.max_sessions,
       options.max_steps_per_client, options.max_steps_per_session);
   spdlog::info("listening on {}", master.bound_address());
 

@@ -48,6 +48,7 @@ void MasterServer::Init() {
   master.cancel_grace = options_.cancel_grace;
   master.idle_session_timeout = options_.idle_session_timeout;
   master.max_graph_bytes = options_.max_graph_bytes;
+  master.max_graph_nodes = options_.max_graph_nodes;
   master.max_sessions = options_.max_sessions;
   master.max_steps_per_client = options_.max_steps_per_client;
   master.max_steps_per_session = options_.max_steps_per_session;

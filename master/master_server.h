@@ -51,6 +51,8 @@ struct MasterServerOptions {
   // Limits against abuse (docs/limits.md); 0: unlimited. Largest GraphDef
   // of a session, in serialised bytes (--max-graph-bytes).
   int64_t max_graph_bytes = kDefaultMaxGraphBytes;
+  // The same in nodes, functions' included (--max-graph-nodes).
+  int64_t max_graph_nodes = kDefaultMaxGraphNodes;
   // Sessions open at once (--max-sessions).
   int64_t max_sessions = kDefaultMaxSessions;
   // Steps in flight at once per client (its host, or its authenticated

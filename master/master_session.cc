@@ -130,6 +130,7 @@ absl::Status MasterSession::Init(const tensorflow::GraphDef& graph,
   {
     absl::MutexLock el(&extend_mu_);
     graph_bytes_ = static_cast<int64_t>(graph.ByteSizeLong());
+    graph_nodes_ = CountGraphNodes(graph);
   }
   std::vector<std::string> tasks_with_devices;
   for (const TaskDevices& td : options_.tasks) {
@@ -254,12 +255,18 @@ absl::Status MasterSession::Extend(
       graph_bytes_ + added, options_.max_graph_bytes, "--max-graph-bytes",
       absl::StrCat("ExtendSession of session ", handle(),
                    " (the session's graph with this extension)")));
+  const int64_t added_nodes = CountGraphNodes(request.graph_def());
+  TRIB_RETURN_IF_ERROR(CheckGraphNodes(
+      graph_nodes_ + added_nodes, options_.max_graph_nodes, "--max-graph-nodes",
+      absl::StrCat("ExtendSession of session ", handle(),
+                   " (the session's graph with this extension)")));
   TRIB_ASSIGN_OR_RETURN(std::unique_ptr<GraphExecutionState> next,
                         current->Extend(request.graph_def()));
   // Registered graphs stay valid: Extend only adds nodes, and stateful
   // nodes keep their devices.
   absl::MutexLock l(&mu_);
   graph_bytes_ += added;
+  graph_nodes_ += added_nodes;
   state_ = std::move(next);
   graph_version_ = version + 1;
   response->set_new_graph_version(graph_version_);

@@ -57,6 +57,8 @@ struct MasterSessionOptions {
   // Largest the session's GraphDef may grow to through Extend, in
   // serialised bytes; <= 0: unlimited (MasterOptions::max_graph_bytes).
   int64_t max_graph_bytes = 0;
+  // The same in nodes (MasterOptions::max_graph_nodes).
+  int64_t max_graph_nodes = 0;
 };
 
 class MasterSession {
@@ -175,6 +177,8 @@ class MasterSession {
   // Serialised bytes of the GraphDefs given so far (Create's and every
   // Extend's), for MasterSessionOptions::max_graph_bytes.
   int64_t graph_bytes_ ABSL_GUARDED_BY(extend_mu_) = 0;
+  // Nodes of the same, for MasterSessionOptions::max_graph_nodes.
+  int64_t graph_nodes_ ABSL_GUARDED_BY(extend_mu_) = 0;
   mutable absl::Mutex mu_;
   std::shared_ptr<const GraphExecutionState> state_ ABSL_GUARDED_BY(mu_);
   int64_t graph_version_ ABSL_GUARDED_BY(mu_) = 0;

@@ -290,10 +290,14 @@ void Worker::RegisterGraphAsync(CallOptions* /*opts*/,
     done(session.status());
     return;
   }
-  if (absl::Status s = CheckGraphBytes(
-          request->graph_def(), env_->max_graph_bytes, "--max-graph-bytes",
-          absl::StrCat("RegisterGraph on ", env_->task_name));
-      !s.ok()) {
+  const std::string what = absl::StrCat("RegisterGraph on ", env_->task_name);
+  absl::Status s = CheckGraphBytes(request->graph_def(), env_->max_graph_bytes,
+                                   "--max-graph-bytes", what);
+  if (s.ok()) {
+    s = CheckGraphNodes(CountGraphNodes(request->graph_def()),
+                        env_->max_graph_nodes, "--max-graph-nodes", what);
+  }
+  if (!s.ok()) {
     spdlog::warn("RegisterGraph in session '{}': {}", request->session_handle(),
                  s.ToString());
     done(s);

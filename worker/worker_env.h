@@ -48,6 +48,8 @@ struct WorkerEnv {
   // Limits against abuse (docs/limits.md). Largest GraphDef RegisterGraph
   // accepts, in serialised bytes; <= 0: unlimited (--max-graph-bytes).
   int64_t max_graph_bytes = 0;
+  // The same in nodes, functions' included (--max-graph-nodes).
+  int64_t max_graph_nodes = 0;
   // Bytes the kernels of one worker session's steps may hold at once
   // (their tensors still alive, variables they assigned included); <= 0:
   // unlimited (--session-memory-budget).

@@ -35,11 +35,11 @@ std::string TmpDir(const std::string& name) {
 
 std::string ConstNode(const std::string& name, const std::string& dtype,
                       const std::string& shape, const std::string& values) {
-  return absl::StrCat("node { name: '", name, "' op: 'Const' device: '", kDev,
-                      "' attr { key: 'dtype' value { type: ", dtype,
-                      " } } attr { key: 'value' value { tensor { dtype: ",
-                      dtype, " tensor_shape { ", shape, " } ", values,
-                      " } } } }\n");
+  return absl::StrCat(
+      "node { name: '", name, "' op: 'Const' device: '", kDev,
+      "' attr { key: 'dtype' value { type: ", dtype,
+      " } } attr { key: 'value' value { tensor { dtype: ", dtype,
+      " tensor_shape { ", shape, " } ", values, " } } } }\n");
 }
 
 // Fill([n], 1.0f): n floats.
@@ -57,7 +57,8 @@ tensorflow::GraphDef FillGraph(int64_t n) {
 // SaveV2(prefix, ["v"], [""], [1.0f]).
 tensorflow::GraphDef SaveGraph(const std::string& prefix) {
   return ParseGraph(absl::StrCat(
-      ConstNode("prefix", "DT_STRING", "", absl::StrCat("string_val: '", prefix, "'")),
+      ConstNode("prefix", "DT_STRING", "",
+                absl::StrCat("string_val: '", prefix, "'")),
       ConstNode("names", "DT_STRING", "dim { size: 1 }", "string_val: 'v'"),
       ConstNode("slices", "DT_STRING", "dim { size: 1 }", "string_val: ''"),
       ConstNode("v", "DT_FLOAT", "", "float_val: 1"),
@@ -123,12 +124,31 @@ TEST_F(WorkerLimitsTest, RegisterGraphOverMaxGraphBytesIsResourceExhausted) {
   absl::StatusOr<std::string> h = Register("s1", big);
   ASSERT_EQ(h.status().code(), absl::StatusCode::kResourceExhausted)
       << h.status();
-  EXPECT_THAT(std::string(h.status().message()), HasSubstr("--max-graph-bytes"));
+  EXPECT_THAT(std::string(h.status().message()),
+              HasSubstr("--max-graph-bytes"));
   EXPECT_THAT(std::string(h.status().message()),
               HasSubstr(std::to_string(big.ByteSizeLong()) + " bytes"));
   EXPECT_THAT(std::string(h.status().message()),
               HasSubstr("/job:worker/replica:0/task:0"));
   // A graph under the limit registers and runs.
+  tensorflow::GraphDef small =
+      ParseGraph(ConstNode("c", "DT_FLOAT", "", "float_val: 2"));
+  EXPECT_TRUE(Run("s1", small).ok());
+}
+
+TEST_F(WorkerLimitsTest, RegisterGraphOverMaxGraphNodesIsResourceExhausted) {
+  WorkerServerOptions o;
+  const tensorflow::GraphDef big = FillGraph(10);
+  o.max_graph_nodes = big.node_size() - 1;
+  Start(o);
+  ASSERT_TRUE(CreateSession(worker(), "s1", false).ok());
+  absl::StatusOr<std::string> h = Register("s1", big);
+  ASSERT_EQ(h.status().code(), absl::StatusCode::kResourceExhausted)
+      << h.status();
+  EXPECT_THAT(std::string(h.status().message()),
+              HasSubstr("--max-graph-nodes"));
+  EXPECT_THAT(std::string(h.status().message()),
+              HasSubstr("has " + std::to_string(big.node_size()) + " nodes"));
   tensorflow::GraphDef small =
       ParseGraph(ConstNode("c", "DT_FLOAT", "", "float_val: 2"));
   EXPECT_TRUE(Run("s1", small).ok());
@@ -143,7 +163,8 @@ TEST_F(WorkerLimitsTest, AllocationsBeyondTheSessionBudgetFailTheStep) {
   // 10^12 floats: refused before any memory is asked for.
   absl::Status s = Run("s1", FillGraph(1000000000000));
   ASSERT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
-  EXPECT_THAT(std::string(s.message()), HasSubstr("--session-memory-budget=4194304"));
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("--session-memory-budget=4194304"));
   EXPECT_THAT(std::string(s.message()), HasSubstr("session s1"));
   EXPECT_THAT(std::string(s.message()), HasSubstr("fill"));
   // Just over the budget: 1.25 M floats = 5 MB.

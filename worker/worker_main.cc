@@ -95,6 +95,12 @@ int Run(int argc, char** argv) {
                  "RESOURCE_EXHAUSTED")
       ->type_name("BYTES")
       ->capture_default_str();
+  app.add_option("--max-graph-nodes", flags.server.max_graph_nodes,
+                 "Most nodes a graph partition RegisterGraph accepts, its "
+                 "functions' included; more is RESOURCE_EXHAUSTED; 0: "
+                 "unlimited")
+      ->type_name("N")
+      ->capture_default_str();
   app.add_option("--max-graph-bytes", flags.server.max_graph_bytes,
                  "Largest graph partition RegisterGraph accepts, in "
                  "serialised GraphDef bytes; more is RESOURCE_EXHAUSTED; 0: "
@@ -218,9 +224,9 @@ int Run(int argc, char** argv) {
   spdlog::info("MatMul backend: {}", matmul.description);
   spdlog::info(
       "limits: --max-message-size {}, --max-graph-bytes {}, "
-      "--session-memory-budget {} (0: unlimited)",
+      "--max-graph-nodes {}, --session-memory-budget {} (0: unlimited)",
       options.max_message_size, options.max_graph_bytes,
-      worker.session_memory_budget());
+      options.max_graph_nodes, worker.session_memory_budget());
   if (worker.file_access().restricted()) {
     spdlog::info("checkpoint ops may use only: {}",
                  absl::StrJoin(worker.file_access().dirs(), ", "));

@@ -57,6 +57,7 @@ absl::Status WorkerServer::Init() {
                         FileAccessPolicy::Create(options_.allowed_paths));
   env_.file_access = file_access_.restricted() ? &file_access_ : nullptr;
   env_.max_graph_bytes = options_.max_graph_bytes;
+  env_.max_graph_nodes = options_.max_graph_nodes;
   env_.orphaned_session_grace = options_.orphaned_session_grace;
   env_.session_memory_budget = options_.session_memory_budget < 0
                                    ? DefaultSessionMemoryBudget()
@@ -106,10 +107,12 @@ absl::Status WorkerServer::Init() {
   // network thread stays free for the RecvTensor and RunGraph of running
   // steps.
   InterOpThreadPool* compute_pool = pool_.get();
-  service_ = NewGrpcWorkerService(worker_.get(), cpu_allocator(),
-                                  [compute_pool](std::function<void()> fn) {
-                                    compute_pool->Schedule(std::move(fn));
-                                  });
+  service_ = NewGrpcWorkerService(
+      worker_.get(), cpu_allocator(),
+      [compute_pool](std::function<void()> fn) {
+        compute_pool->Schedule(std::move(fn));
+      },
+      options_.max_graph_nodes);
   holds_service_ = NewGrpcWorkerSessionHoldsService(worker_.get());
   return absl::OkStatus();
 }

@@ -70,6 +70,8 @@ struct WorkerServerOptions {
   // Limits against abuse (docs/limits.md). Largest GraphDef RegisterGraph
   // accepts, serialised bytes; 0: unlimited (--max-graph-bytes).
   int64_t max_graph_bytes = kDefaultMaxGraphBytes;
+  // The same in nodes, functions' included (--max-graph-nodes).
+  int64_t max_graph_nodes = kDefaultMaxGraphNodes;
   // Bytes one worker session's kernels may hold at once; 0: unlimited;
   // negative: DefaultSessionMemoryBudget() (--session-memory-budget).
   int64_t session_memory_budget = -1;

@@ -28,6 +28,11 @@ namespace tributary {
 // A frozen ResNet50 GraphDef is about 100 MB, the largest Keras application
 // graphs a few hundred; gRPC cannot carry a message over 2 GiB anyway.
 inline constexpr int64_t kDefaultMaxGraphBytes = int64_t{1} << 30;  // 1 GiB
+// Nodes cost far more in memory than on the wire (about 830 bytes each in a
+// Graph, docs/benchmarks.md, against 16 for a minimal NodeDef), so a GraphDef
+// under the byte limit can still ask for tens of gigabytes. The largest
+// graphs TensorFlow's model builders emit have tens of thousands of nodes.
+inline constexpr int64_t kDefaultMaxGraphNodes = int64_t{1} << 20;
 
 // OK when `graph` serialises to at most `limit` bytes (`limit` <= 0: no
 // limit); else ResourceExhausted: "<what>: the GraphDef is N bytes, over
@@ -36,6 +41,14 @@ absl::Status CheckGraphBytes(const tensorflow::GraphDef& graph, int64_t limit,
                              absl::string_view flag, absl::string_view what);
 // The same for a size already known.
 absl::Status CheckGraphBytes(int64_t bytes, int64_t limit,
+                             absl::string_view flag, absl::string_view what);
+
+// Nodes of `graph`: its own and those of every function in its library.
+int64_t CountGraphNodes(const tensorflow::GraphDef& graph);
+// OK when `nodes` is at most `limit` (`limit` <= 0: no limit); else
+// ResourceExhausted: "<what>: the graph has N nodes, over the limit of L
+// (<flag>)".
+absl::Status CheckGraphNodes(int64_t nodes, int64_t limit,
                              absl::string_view flag, absl::string_view what);
 
 // Counts what is in flight per key (a client, a session) and refuses more

@@ -61,35 +61,42 @@ std::string NotSupported(absl::string_view method, absl::string_view feature) {
 
 std::unique_ptr<RpcService> NewGrpcWorkerService(WorkerInterface* worker,
                                                  Allocator* allocator,
-                                                 RpcRunner control_runner) {
+                                                 RpcRunner control_runner,
+                                                 int64_t max_graph_nodes) {
   if (allocator == nullptr) allocator = cpu_allocator();
   auto service = std::make_unique<RpcService>("tensorflow.WorkerService");
   // Each typed method hands its request to the WorkerInterface method of
   // the same name, on the network thread or on `runner`.
-#define TRIB_SERVE_TYPED(Method, runner)                                     \
-  service->Add(                                                              \
-      #Method,                                                               \
-      RunOn(runner, TypedHandler<tensorflow::Method##Request,                \
-                                 tensorflow::Method##Response>(              \
-                        [worker](CallOptions* opts,                          \
-                                 const tensorflow::Method##Request* request, \
-                                 tensorflow::Method##Response* response,     \
-                                 StatusCallback done) {                      \
-                          worker->Method##Async(opts, request, response,     \
-                                                std::move(done));            \
-                        })));
+#define TRIB_SERVE_TYPED(Method, runner, nodes)                          \
+  service->Add(                                                          \
+      #Method,                                                           \
+      RunOn(runner,                                                      \
+            LimitingGraphNodes(                                          \
+                nodes, #Method,                                          \
+                TypedHandler<tensorflow::Method##Request,                \
+                             tensorflow::Method##Response>(              \
+                    [worker](CallOptions* opts,                          \
+                             const tensorflow::Method##Request* request, \
+                             tensorflow::Method##Response* response,     \
+                             StatusCallback done) {                      \
+                      worker->Method##Async(opts, request, response,     \
+                                            std::move(done));            \
+                    }))));
+  const GraphNodesLimit none;
   // The step's path stays on the network thread: these are short.
-  TRIB_SERVE_TYPED(GetStatus, nullptr)
-  TRIB_SERVE_TYPED(CleanupGraph, nullptr)
-  TRIB_SERVE_TYPED(Logging, nullptr)
-  TRIB_SERVE_TYPED(Tracing, nullptr)
+  TRIB_SERVE_TYPED(GetStatus, nullptr, none)
+  TRIB_SERVE_TYPED(CleanupGraph, nullptr, none)
+  TRIB_SERVE_TYPED(Logging, nullptr, none)
+  TRIB_SERVE_TYPED(Tracing, nullptr, none)
   // The control plane may parse and build graphs of any size, or drop a
   // session's resources: off the network thread when a runner is given.
-  TRIB_SERVE_TYPED(CreateWorkerSession, control_runner)
-  TRIB_SERVE_TYPED(DeleteWorkerSession, control_runner)
-  TRIB_SERVE_TYPED(RegisterGraph, control_runner)
-  TRIB_SERVE_TYPED(DeregisterGraph, control_runner)
-  TRIB_SERVE_TYPED(CleanupAll, control_runner)
+  TRIB_SERVE_TYPED(CreateWorkerSession, control_runner, none)
+  TRIB_SERVE_TYPED(DeleteWorkerSession, control_runner, none)
+  TRIB_SERVE_TYPED(
+      RegisterGraph, control_runner,
+      (GraphNodesLimit{/*RegisterGraphRequest.graph_def=*/2, max_graph_nodes}))
+  TRIB_SERVE_TYPED(DeregisterGraph, control_runner, none)
+  TRIB_SERVE_TYPED(CleanupAll, control_runner, none)
 #undef TRIB_SERVE_TYPED
   service->Add("RunGraph", RunGraphHandler(worker, allocator));
   service->Add("RecvTensor", RecvTensorHandler(worker));

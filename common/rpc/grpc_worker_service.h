@@ -34,9 +34,12 @@ namespace tributary {
 // included (the worker daemon passes its compute pool, so registering a
 // big graph never holds up the RecvTensor and RunGraph calls of running
 // steps); null: on the network thread.
+// `max_graph_nodes` (> 0): RegisterGraph requests whose GraphDef has more
+// nodes are refused before they are parsed (--max-graph-nodes;
+// LimitingGraphNodes in rpc_service.h).
 std::unique_ptr<RpcService> NewGrpcWorkerService(
     WorkerInterface* worker, Allocator* allocator = cpu_allocator(),
-    RpcRunner control_runner = nullptr);
+    RpcRunner control_runner = nullptr, int64_t max_graph_nodes = 0);
 
 // Tributary's own worker method beside TensorFlow's service:
 // /tributary.WorkerSessionHolds/HoldWorkerSession, served by

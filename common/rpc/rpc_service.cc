@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "common/distributed/resource_limits.h"
 
 namespace tributary {
 
@@ -20,6 +21,24 @@ RpcHandler RunOn(RpcRunner runner, RpcHandler handler) {
   return [runner = std::move(runner),
           handler = std::move(handler)](RpcServerCall* call) {
     runner([handler, call] { handler(call); });
+  };
+}
+
+RpcHandler LimitingGraphNodes(const GraphNodesLimit& nodes,
+                              absl::string_view method, RpcHandler handler) {
+  if (nodes.graph_field == 0 || nodes.limit <= 0) return handler;
+  return [nodes, method = std::string(method), handler](RpcServerCall* call) {
+    absl::StatusOr<int64_t> count =
+        CountGraphNodesOnWire(call->request(), nodes.graph_field);
+    if (count.ok()) {
+      absl::Status s =
+          CheckGraphNodes(*count, nodes.limit, "--max-graph-nodes", method);
+      if (!s.ok()) {
+        call->Finish(ToGrpcStatus(s), grpc::ByteBuffer());
+        return;
+      }
+    }
+    handler(call);
   };
 }
 

@@ -155,6 +155,18 @@ using RpcRunner = std::function<void(std::function<void()>)>;
 // up. A null runner leaves the handler as it is.
 RpcHandler RunOn(RpcRunner runner, RpcHandler handler);
 
+// Refuses, before its request is parsed, a call whose GraphDef (request
+// field `graph_field`) has more than `limit` nodes, its functions' included
+// (--max-graph-nodes: parsing ten million minimal nodes would take
+// gigabytes; CountGraphNodesOnWire). ResourceExhausted naming `method` and
+// the flag. Bytes that do not parse are left to `handler`'s parser.
+struct GraphNodesLimit {
+  int graph_field = 0;  // 0: the request carries no GraphDef
+  int64_t limit = 0;    // <= 0: unlimited
+};
+RpcHandler LimitingGraphNodes(const GraphNodesLimit& nodes,
+                              absl::string_view method, RpcHandler handler);
+
 // A handler that answers Unimplemented with `why`.
 RpcHandler UnimplementedHandler(std::string why);
 

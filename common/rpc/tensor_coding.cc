@@ -203,10 +203,10 @@ int64_t TypedValuesCarried(const tensorflow::TensorProto& proto) {
   return std::max<int64_t>(
       {proto.float_val_size(), proto.double_val_size(), proto.int_val_size(),
        proto.string_val_size(), proto.scomplex_val_size(),
-       proto.int64_val_size(), proto.bool_val_size(),
-       proto.dcomplex_val_size(), proto.half_val_size(),
-       proto.resource_handle_val_size(), proto.variant_val_size(),
-       proto.uint32_val_size(), proto.uint64_val_size()});
+       proto.int64_val_size(), proto.bool_val_size(), proto.dcomplex_val_size(),
+       proto.half_val_size(), proto.resource_handle_val_size(),
+       proto.variant_val_size(), proto.uint32_val_size(),
+       proto.uint64_val_size()});
 }
 
 // ResourceExhausted when `proto`, which has no tensor_content, describes a
@@ -214,7 +214,8 @@ int64_t TypedValuesCarried(const tensorflow::TensorProto& proto) {
 // (tensor_coding.h). Shapes FromProto rejects are left to it.
 absl::Status CheckExpansion(const tensorflow::TensorProto& proto,
                             absl::string_view what) {
-  absl::StatusOr<TensorShape> shape = TensorShape::FromProto(proto.tensor_shape());
+  absl::StatusOr<TensorShape> shape =
+      TensorShape::FromProto(proto.tensor_shape());
   if (!shape.ok() || !proto.tensor_content().empty()) return absl::OkStatus();
   const int64_t elements = shape->num_elements();
   if (elements <= TypedValuesCarried(proto)) return absl::OkStatus();
@@ -230,12 +231,15 @@ absl::Status CheckExpansion(const tensorflow::TensorProto& proto,
   return errors::ResourceExhausted(
       what, ": TensorProto of dtype ", DataTypeString(dtype), " and shape ",
       shape->DebugString(), " carries ", TypedValuesCarried(proto),
-      " values for ", elements, " elements; a tensor in a request may expand "
-      "to at most ", kMaxExpandedTensorBytes, " bytes: send its values");
+      " values for ", elements,
+      " elements; a tensor in a request may expand "
+      "to at most ",
+      kMaxExpandedTensorBytes, " bytes: send its values");
 }
 
 absl::Status Malformed(absl::string_view what, const WireReader& r) {
-  return errors::InvalidArgument("Malformed ", what, ": bad or truncated "
+  return errors::InvalidArgument("Malformed ", what,
+                                 ": bad or truncated "
                                  "protobuf field at byte ",
                                  r.position(), " of ", r.size());
 }
@@ -272,8 +276,7 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
       // their concatenation does.
       size_t n;
       ok = r->ReadLength(&n) && r->AppendTo(&shape_bytes, n);
-    } else if (field == kTensorContent &&
-               type == WireType::kLengthDelimited) {
+    } else if (field == kTensorContent && type == WireType::kLengthDelimited) {
       size_t n;
       ok = r->ReadLength(&n);
       if (ok) {
@@ -319,10 +322,9 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
   }
   absl::StatusOr<TensorShape> shape = TensorShape::FromProto(shape_proto);
   if (!shape.ok()) {
-    return errors::InvalidArgument(what, ": TensorProto of dtype ",
-                                   DataTypeString(dtype),
-                                   " has an invalid tensor_shape: ",
-                                   shape.status().message());
+    return errors::InvalidArgument(
+        what, ": TensorProto of dtype ", DataTypeString(dtype),
+        " has an invalid tensor_shape: ", shape.status().message());
   }
   const uint64_t element_bytes = static_cast<uint64_t>(DataTypeSize(dtype));
   uint64_t expected;
@@ -338,11 +340,10 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
   // The one copy: from the network slices into allocator memory.
   Tensor t(allocator, dtype, *shape);
   if (!t.IsInitialized()) {
-    return errors::ResourceExhausted(what, ": could not allocate ",
-                                     content_size, " bytes for a ",
-                                     DataTypeString(dtype), " tensor of shape ",
-                                     shape->DebugString(), " with allocator ",
-                                     allocator->Name());
+    return errors::ResourceExhausted(
+        what, ": could not allocate ", content_size, " bytes for a ",
+        DataTypeString(dtype), " tensor of shape ", shape->DebugString(),
+        " with allocator ", allocator->Name());
   }
   // In bounds: checked by the scan.
   CopyContent(*r, content, content_size, static_cast<char*>(t.data()));
@@ -432,6 +433,67 @@ void EncodeRecvTensorResponse(const Tensor& tensor, bool is_dead,
     AppendVarint(static_cast<uint64_t>(send_start_micros), writer.header());
   }
   writer.Finish(out);
+}
+
+namespace {
+
+// Counts the occurrences of `counted` in the message of `end - position`
+// bytes at `r`, recursing into the fields `nested` maps to the next level.
+// False on malformed input.
+struct NodeFields {
+  uint32_t field;            // at this level
+  const NodeFields* inside;  // null: count the field itself
+};
+
+bool CountFields(WireReader* r, size_t end, const NodeFields* fields,
+                 int64_t* count) {
+  while (r->position() < end) {
+    uint32_t field;
+    WireType type;
+    if (!r->ReadTag(&field, &type)) return false;
+    const NodeFields* match = nullptr;
+    for (const NodeFields* f = fields; f->field != 0; ++f) {
+      if (f->field == field) match = f;
+    }
+    if (match == nullptr || type != WireType::kLengthDelimited) {
+      if (!r->SkipValue(type)) return false;
+    } else {
+      size_t n;
+      if (!r->ReadLength(&n)) return false;
+      if (match->inside == nullptr) {
+        ++*count;
+        if (!r->Skip(n)) return false;
+      } else if (!CountFields(r, r->position() + n, match->inside, count)) {
+        return false;
+      }
+    }
+    if (r->position() > end) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<int64_t> CountGraphNodesOnWire(const grpc::ByteBuffer& in,
+                                              int graph_def_field) {
+  // FunctionDef.node_def = 3; FunctionDefLibrary.function = 1;
+  // GraphDef.node = 1, GraphDef.library = 2.
+  static constexpr NodeFields kFunction[] = {{3, nullptr}, {0, nullptr}};
+  static constexpr NodeFields kLibrary[] = {{1, kFunction}, {0, nullptr}};
+  static constexpr NodeFields kGraph[] = {
+      {1, nullptr}, {2, kLibrary}, {0, nullptr}};
+  const NodeFields request[] = {
+      {static_cast<uint32_t>(graph_def_field), kGraph}, {0, nullptr}};
+  ReceivedBytes bytes;
+  TRIB_RETURN_IF_ERROR(Dump(in, &bytes));
+  WireReader r(&bytes.chunks);
+  int64_t count = 0;
+  if (!CountFields(&r, r.size(), request, &count)) {
+    return errors::InvalidArgument(
+        "Malformed request: its GraphDef does not "
+        "parse");
+  }
+  return count;
 }
 
 absl::Status DecodeRecvTensorResponse(const grpc::ByteBuffer& in,
@@ -584,7 +646,8 @@ absl::Status ParseFromByteBuffer(const grpc::ByteBuffer& in,
   bool ok;
   if (in.TrySingleSlice(&single).ok()) {
     ok = single.size() <= static_cast<size_t>(INT32_MAX) &&
-         message->ParseFromArray(single.begin(), static_cast<int>(single.size()));
+         message->ParseFromArray(single.begin(),
+                                 static_cast<int>(single.size()));
   } else {
     // ProtoBufferReader reads (without copying) from a ByteBuffer it may
     // advance; a copy of `in` shares the slices.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "common/framework/tensor_testutil.h"
 #include "gtest/gtest.h"
 #include "protos/master.pb.h"
@@ -84,18 +85,18 @@ void ExpectSameTensor(const Tensor& actual, const Tensor& expected) {
 
 const std::vector<DataType>& AllDtypes() {
   static const auto* dtypes = new std::vector<DataType>{
-      DT_FLOAT,  DT_DOUBLE,  DT_INT32,     DT_UINT32,     DT_INT16,
-      DT_UINT16, DT_INT8,    DT_UINT8,     DT_INT64,      DT_UINT64,
-      DT_BOOL,   DT_HALF,    DT_BFLOAT16,  DT_COMPLEX64,  DT_COMPLEX128,
-      DT_QINT8,  DT_QUINT8,  DT_QINT16,    DT_QUINT16,    DT_QINT32,
+      DT_FLOAT,  DT_DOUBLE,  DT_INT32,    DT_UINT32,    DT_INT16,
+      DT_UINT16, DT_INT8,    DT_UINT8,    DT_INT64,     DT_UINT64,
+      DT_BOOL,   DT_HALF,    DT_BFLOAT16, DT_COMPLEX64, DT_COMPLEX128,
+      DT_QINT8,  DT_QUINT8,  DT_QINT16,   DT_QUINT16,   DT_QINT32,
       DT_STRING, DT_RESOURCE};
   return *dtypes;
 }
 
 const std::vector<TensorShape>& AllShapes() {
   static const auto* shapes = new std::vector<TensorShape>{
-      TensorShape({}),      TensorShape({0}),    TensorShape({1}),
-      TensorShape({7}),     TensorShape({2, 3}), TensorShape({2, 0, 3}),
+      TensorShape({}),       TensorShape({0}),    TensorShape({1}),
+      TensorShape({7}),      TensorShape({2, 3}), TensorShape({2, 0, 3}),
       TensorShape({3, 300}),  // above the zero-copy threshold
   };
   return *shapes;
@@ -112,9 +113,10 @@ TEST(TensorCodingTest, RecvTensorRoundTripsEveryDtypeAndShape) {
       EncodeRecvTensorResponse(t, false, 1234567, &buffer);
       for (size_t chunk : {0, 1, 3, 64}) {
         TensorResponse out;
-        ASSERT_TRUE(DecodeRecvTensorResponse(ToByteBuffer(Flatten(buffer), chunk),
-                                             cpu_allocator(), &out)
-                        .ok());
+        ASSERT_TRUE(
+            DecodeRecvTensorResponse(ToByteBuffer(Flatten(buffer), chunk),
+                                     cpu_allocator(), &out)
+                .ok());
         ExpectSameTensor(out.tensor, t);
         EXPECT_FALSE(out.is_dead);
         EXPECT_EQ(out.send_start_micros, 1234567);
@@ -219,6 +221,37 @@ TEST(TensorCodingTest, ExpandingTensorsAreBoundedBeforeAllocating) {
   ASSERT_EQ(filled.size(), 1u);
   EXPECT_EQ(filled[0].second.NumElements(), int64_t{1} << 20);
   EXPECT_EQ(filled[0].second.flat<float>()((1 << 20) - 1), 1.0f);
+}
+
+// --max-graph-nodes is checked on the wire, before a request is parsed.
+TEST(TensorCodingTest, CountsGraphNodesWithoutParsing) {
+  tensorflow::CreateSessionRequest create;
+  for (int i = 0; i < 5; ++i) {
+    create.mutable_graph_def()->add_node()->set_name(absl::StrCat("n", i));
+  }
+  tensorflow::FunctionDef* f =
+      create.mutable_graph_def()->mutable_library()->add_function();
+  f->add_node_def()->set_name("a");
+  f->add_node_def()->set_name("b");
+  create.mutable_config()->set_operation_timeout_in_ms(5);
+  std::string bytes = create.SerializeAsString();
+  absl::StatusOr<int64_t> nodes = CountGraphNodesOnWire(ToByteBuffer(bytes), 1);
+  ASSERT_TRUE(nodes.ok()) << nodes.status();
+  EXPECT_EQ(*nodes, 7);
+  // A repeated graph_def field merges, as protobuf merges it.
+  EXPECT_EQ(*CountGraphNodesOnWire(ToByteBuffer(bytes + bytes), 1), 14);
+  // Another field number: ExtendSessionRequest's graph_def is 2.
+  tensorflow::ExtendSessionRequest extend;
+  *extend.mutable_graph_def() = create.graph_def();
+  extend.set_session_handle("s");
+  EXPECT_EQ(*CountGraphNodesOnWire(ToByteBuffer(extend.SerializeAsString()), 2),
+            7);
+  EXPECT_EQ(*CountGraphNodesOnWire(ToByteBuffer(""), 1), 0);
+  // Truncated bytes are malformed, not a count.
+  EXPECT_EQ(CountGraphNodesOnWire(ToByteBuffer(bytes.substr(0, 9)), 1)
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(TensorCodingTest, DeadTensorWithoutValue) {
@@ -341,8 +374,8 @@ TEST(TensorCodingTest, RepeatedFieldsMergeLikeProtobuf) {
   header_only.clear_tensor_content();
 
   // Within one TensorProto: content first.
-  std::string inner = content_only.SerializeAsString() +
-                      header_only.SerializeAsString();
+  std::string inner =
+      content_only.SerializeAsString() + header_only.SerializeAsString();
   std::string bytes;
   bytes.push_back(0x0a);  // field 1, length-delimited
   std::string len;
@@ -395,11 +428,10 @@ void ExpectSameNamedTensors(const NamedTensors& actual,
 // Encodes `rest` + `tensors` as field `field`, checks that generated code
 // reads the same message, and that it decodes back.
 template <typename Message>
-void CheckNamedTensorMessage(const Message& rest, int field,
-                             const NamedTensors& tensors,
-                             const google::protobuf::RepeatedPtrField<
-                                 tensorflow::NamedTensorProto>& (
-                                     Message::*list)() const) {
+void CheckNamedTensorMessage(
+    const Message& rest, int field, const NamedTensors& tensors,
+    const google::protobuf::RepeatedPtrField<tensorflow::NamedTensorProto>& (
+        Message::*list)() const) {
   grpc::ByteBuffer buffer;
   EncodeWithNamedTensors(rest, field, tensors, &buffer);
   const std::string bytes = Flatten(buffer);
@@ -425,9 +457,9 @@ void CheckNamedTensorMessage(const Message& rest, int field,
   for (size_t chunk : {0, 1, 9, 1000}) {
     Message decoded_rest;
     NamedTensors decoded;
-    absl::Status s = DecodeWithNamedTensors(ToByteBuffer(bytes, chunk), field,
-                                            cpu_allocator(), &decoded_rest,
-                                            &decoded);
+    absl::Status s =
+        DecodeWithNamedTensors(ToByteBuffer(bytes, chunk), field,
+                               cpu_allocator(), &decoded_rest, &decoded);
     ASSERT_TRUE(s.ok()) << s;
     EXPECT_EQ(decoded_rest.SerializeAsString(),
               expected_rest.SerializeAsString());
@@ -543,7 +575,8 @@ TEST(TensorCodingTest, PlainMessagesRoundTrip) {
     tensorflow::RecvTensorRequest parsed;
     parsed.set_dma_ok(true);  // cleared by the parse
     ASSERT_TRUE(
-        ParseFromByteBuffer(ToByteBuffer(Flatten(buffer), chunk), &parsed).ok());
+        ParseFromByteBuffer(ToByteBuffer(Flatten(buffer), chunk), &parsed)
+            .ok());
     EXPECT_EQ(parsed.SerializeAsString(), request.SerializeAsString());
   }
   tensorflow::GetStatusRequest empty;
@@ -599,8 +632,7 @@ TEST(TensorCodingTest, TruncatedInputNeverCrashes) {
   absl::Status s = DecodeRecvTensorResponse(
       ToByteBuffer(recv.substr(0, recv.size() / 2)), cpu_allocator(), &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("Malformed RecvTensorResponse"),
-            std::string::npos)
+  EXPECT_NE(s.message().find("Malformed RecvTensorResponse"), std::string::npos)
       << s;
 }
 
@@ -657,10 +689,9 @@ TEST(TensorCodingTest, InconsistentTensorsAreInvalidArgument) {
   // A length far beyond the input.
   std::string bytes = "\x0a\xff\xff\xff\xff\x0f";
   TensorResponse out;
-  EXPECT_EQ(
-      DecodeRecvTensorResponse(ToByteBuffer(bytes), cpu_allocator(), &out)
-          .code(),
-      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(DecodeRecvTensorResponse(ToByteBuffer(bytes), cpu_allocator(), &out)
+                .code(),
+            absl::StatusCode::kInvalidArgument);
 
   // Named tensor without a tensor.
   tensorflow::RunGraphRequest request;

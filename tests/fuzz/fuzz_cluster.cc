@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/cluster/cluster_spec.h"
 #include "common/distributed/worker_cache.h"
+#include "common/framework/allocator.h"
 #include "common/framework/logging.h"
 #include "common/rpc/grpc_worker_service.h"
 #include "master/blocking_call_pool.h"
@@ -57,6 +58,7 @@ FuzzCluster::FuzzCluster()
     options.intra_op_threads = 1;
     options.session_memory_budget = int64_t{256} << 20;
     options.max_graph_bytes = int64_t{1} << 20;
+    options.max_graph_nodes = 1 << 16;
     options.allowed_paths = {scratch_dir_};
     options.grace_period = absl::Seconds(1);
     options.orphaned_session_grace = absl::Seconds(1);
@@ -77,11 +79,13 @@ FuzzCluster::FuzzCluster()
   options.control_timeout = absl::Seconds(2);
   options.cancel_grace = absl::Seconds(1);
   options.max_graph_bytes = int64_t{1} << 20;
+  options.max_graph_nodes = 1 << 16;
   options.max_sessions = 64;
   options.max_steps_per_session = 8;
   master_ = std::make_unique<Master>(std::move(options));
   master_service_ = NewGrpcMasterService(master_.get(), &parts_->pool);
-  worker_service_ = NewGrpcWorkerService(worker());
+  worker_service_ = NewGrpcWorkerService(worker(), cpu_allocator(), nullptr,
+                                         /*max_graph_nodes=*/1 << 16);
   holds_service_ = NewGrpcWorkerSessionHoldsService(worker());
 }
 

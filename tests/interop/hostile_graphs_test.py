@@ -9,6 +9,10 @@ Against a Tributary cluster (1 ps + 2 workers + master):
   * a tf.compat.v1 while loop that never ends, in the v1 (Enter/Merge/NextIteration)
     and the functional (While) form      -> DEADLINE_EXCEEDED at RunOptions' timeout;
   * a function that calls itself           -> INVALID_ARGUMENT when the graph is created;
+  * a GraphDef of ten million nodes (110 MB, sent as raw CreateSession bytes)
+                                           -> RESOURCE_EXHAUSTED naming --max-graph-nodes,
+                                              counted before parsing: the master's peak
+                                              memory grows by little more than the message;
   * a client killed in the middle of a step that would run forever (an endless loop
     on worker 1) -> the master cancels the step: worker 1's CPU goes quiet, and the
     cluster serves the next session;
@@ -55,6 +59,12 @@ def _hpack_literal(name, value):
     (lengths under 127)."""
     name, value = name.encode(), value.encode()
     return b"\x00" + bytes([len(name)]) + name + bytes([len(value)]) + value
+
+
+def _peak_rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f
+                    if line.startswith("VmHWM:")) / 1024
 
 
 def _threads(pid):
@@ -189,6 +199,31 @@ class HostileGraphsTest(tf_client_cluster.ClusterLifecycle, unittest.TestCase):
         print(f"function calling itself: {err.code()}: {err.details()[:240]}", flush=True)
         self.assertEqual(err.code(), grpc.StatusCode.INVALID_ARGUMENT, err.details())
         self.assertIn("Forever", err.details())
+
+    def test_graph_of_ten_million_nodes_is_resource_exhausted(self):
+        node = b"\x0a\x01n\x12\x04NoOp"  # NodeDef {name: "n" op: "NoOp"}
+        graph = (b"\x0a" + _varint(len(node)) + node) * 10_000_000
+        request = b"\x0a" + _varint(len(graph)) + graph  # CreateSessionRequest
+        master = next(p for p in self.cluster.processes
+                      if p.name.startswith("master")).popen.pid
+        peak_before = _peak_rss_mib(master)
+        start = time.monotonic()
+        address = self.cluster.target[len("grpc://"):]
+        with grpc.insecure_channel(address, options=[
+                ("grpc.max_send_message_length", -1)]) as channel:
+            create = channel.unary_unary("/tensorflow.MasterService/CreateSession")
+            with self.assertRaises(grpc.RpcError) as cm:
+                create(request, timeout=120)
+        err = cm.exception
+        peak_after = _peak_rss_mib(master)
+        print(f"ten million nodes ({len(request) / 1e6:.0f} MB): {err.code()} after "
+              f"{time.monotonic() - start:.1f} s, master peak RSS {peak_before:.0f} -> "
+              f"{peak_after:.0f} MiB: {err.details()[:160]}", flush=True)
+        self.assertEqual(err.code(), grpc.StatusCode.RESOURCE_EXHAUSTED, err.details())
+        self.assertIn("--max-graph-nodes", err.details())
+        self.assertIn("10000000 nodes", err.details())
+        # Parsing it would have taken the master to 3.3 GB (measured).
+        self.assertLess(peak_after - peak_before, 600)
 
     def test_client_that_never_reads_its_response(self):
         # A session whose step answers 32 MiB, created the ordinary way.
