@@ -9,9 +9,9 @@
 // tributary.WorkerSessionHolds of task 0). Built as the daemons build them,
 // with the limits a deployed cluster should set (docs/limits.md) so a fuzzed
 // graph meets them instead of exhausting the fuzzer: a 256 MiB memory budget
-// per worker session, graphs of 1 MiB and 65536 nodes, 64 sessions, 8 steps per session, the
-// checkpoint ops confined to a scratch folder (--allowed-path) so fuzzed
-// graphs write nowhere else.
+// per worker session, graphs of 1 MiB and 65536 nodes, 64 sessions, 8 steps per
+// session, the checkpoint ops confined to a scratch folder (--allowed-path) so
+// fuzzed graphs write nowhere else.
 //
 // Made on first use and never destroyed: a fuzzer process ends without
 // teardown, and each input cleans up what it made (the fuzzers Reset the

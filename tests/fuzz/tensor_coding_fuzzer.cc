@@ -21,7 +21,6 @@
 #include "absl/strings/str_cat.h"
 #include "common/distributed/tensor_messages.h"
 #include "common/framework/allocator.h"
-#include "common/framework/memory_budget.h"
 #include "common/framework/tensor.h"
 #include "common/rpc/tensor_coding.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -30,17 +29,11 @@
 #include "protos/master.pb.h"
 #include "protos/worker.pb.h"
 #include "tests/fuzz/fuzz_check.h"
+#include "tests/fuzz/fuzz_tensors.h"
 
 namespace tributary {
 namespace fuzz {
 namespace {
-
-Allocator* BudgetedAllocator() {
-  static MemoryBudget* budget =
-      new MemoryBudget("tensor_coding_fuzzer", 64 << 20, "(fuzzer budget)");
-  static Allocator* allocator = budget->Wrap(cpu_allocator());
-  return allocator;
-}
 
 grpc::ByteBuffer InSlices(const uint8_t* data, size_t size, int slices) {
   std::vector<grpc::Slice> pieces;
@@ -50,12 +43,6 @@ grpc::ByteBuffer InSlices(const uint8_t* data, size_t size, int slices) {
     pieces.emplace_back(data + at, n);
   }
   return grpc::ByteBuffer(pieces.data(), pieces.size());
-}
-
-std::string ContentOf(const Tensor& tensor) {
-  tensorflow::TensorProto proto;
-  tensor.AsProtoTensorContent(&proto);
-  return proto.SerializeAsString();
 }
 
 // Ours (`decoded`, `status`) against protobuf's parse of the same bytes:
@@ -71,8 +58,7 @@ void CompareNamed(
   std::vector<Tensor> expected;
   for (const tensorflow::NamedTensorProto& n : named) {
     if (!all_convert) break;
-    absl::StatusOr<Tensor> t =
-        Tensor::FromProto(n.tensor(), BudgetedAllocator());
+    absl::StatusOr<Tensor> t = Tensor::FromProto(n.tensor(), OracleAllocator());
     if (!t.ok()) {
       all_convert = false;
       break;
@@ -94,7 +80,7 @@ void CompareNamed(
   for (size_t i = 0; i < decoded.size(); ++i) {
     Check(decoded[i].first == named.Get(i).name(),
           absl::StrCat("tensor name ", i, " differs"));
-    Check(ContentOf(decoded[i].second) == ContentOf(expected[i]),
+    Check(TensorBytes(decoded[i].second) == TensorBytes(expected[i]),
           absl::StrCat("tensor ", i,
                        " differs: ", decoded[i].second.DebugString(), " vs ",
                        expected[i].DebugString()));
@@ -135,7 +121,7 @@ void FuzzRecvTensorResponse(const grpc::ByteBuffer& in,
   tensorflow::RecvTensorResponse expected;
   const bool parsed = expected.ParseFromString(bytes);
   absl::StatusOr<Tensor> expected_tensor =
-      parsed ? Tensor::FromProto(expected.tensor(), BudgetedAllocator())
+      parsed ? Tensor::FromProto(expected.tensor(), OracleAllocator())
              : absl::InvalidArgumentError("not parsed");
   if (!status.ok()) {
     CheckErrorCode(status,
@@ -150,7 +136,7 @@ void FuzzRecvTensorResponse(const grpc::ByteBuffer& in,
   Check(parsed, "tensor coding accepts a RecvTensorResponse protobuf refuses");
   Check(expected_tensor.ok(),
         "tensor coding accepts a RecvTensorResponse tensor FromProto refuses");
-  Check(ContentOf(decoded.tensor) == ContentOf(*expected_tensor),
+  Check(TensorBytes(decoded.tensor) == TensorBytes(*expected_tensor),
         "RecvTensorResponse tensor differs");
   Check(decoded.is_dead == expected.is_dead() &&
             decoded.send_start_micros == expected.send_start_micros(),

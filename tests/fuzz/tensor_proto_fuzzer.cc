@@ -11,28 +11,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/framework/allocator.h"
-#include "common/framework/memory_budget.h"
 #include "common/framework/tensor.h"
 #include "protos/tensor.pb.h"
 #include "tests/fuzz/fuzz_check.h"
+#include "tests/fuzz/fuzz_tensors.h"
 
 namespace tributary {
 namespace fuzz {
 namespace {
-
-Allocator* BudgetedAllocator() {
-  static MemoryBudget* budget =
-      new MemoryBudget("tensor_proto_fuzzer", 64 << 20, "(fuzzer budget)");
-  static Allocator* allocator = budget->Wrap(cpu_allocator());
-  return allocator;
-}
-
-// The tensor's bytes as tensor_content: equal tensors give equal strings.
-std::string ContentOf(const Tensor& tensor) {
-  tensorflow::TensorProto proto;
-  tensor.AsProtoTensorContent(&proto);
-  return proto.SerializeAsString();
-}
 
 void CheckRoundTrip(const Tensor& tensor, bool typed_fields) {
   tensorflow::TensorProto proto;
@@ -45,7 +31,7 @@ void CheckRoundTrip(const Tensor& tensor, bool typed_fields) {
   Check(again.ok(), absl::StrCat("a tensor's own proto is refused: ",
                                  again.status().ToString()));
   // Compare through content: NaN payloads compare equal bytewise.
-  Check(ContentOf(*again) == ContentOf(tensor),
+  Check(TensorBytes(*again) == TensorBytes(tensor),
         absl::StrCat("proto round trip changed ", tensor.DebugString()));
 }
 
