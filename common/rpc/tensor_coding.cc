@@ -13,6 +13,7 @@
 #include "common/framework/tensor_shape.h"
 #include "common/framework/types.h"
 #include "common/rpc/wire_reader.h"
+#include "google/protobuf/stubs/common.h"
 #include "grpcpp/support/proto_buffer_reader.h"
 #include "grpcpp/support/slice.h"
 #include "protos/named_tensor.pb.h"
@@ -289,7 +290,7 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
       // version_number changes nothing; anything else (typed values) needs
       // the ordinary path.
       if (field != kTensorVersionNumber) other_fields = true;
-      ok = r->SkipValue(type);
+      ok = r->SkipValue(type, field);
     }
     if (!ok || r->position() > end) return Malformed(what, *r);
   }
@@ -374,6 +375,12 @@ absl::Status DecodeNamedTensor(WireReader* r, size_t end, Allocator* allocator,
       size_t n;
       name.clear();  // the last occurrence wins
       ok = r->ReadLength(&n) && r->AppendTo(&name, n);
+      // A proto3 string: protobuf refuses the message when any occurrence
+      // is not UTF-8, so we do too (found by tensor_coding_fuzzer).
+      if (ok && !google::protobuf::internal::IsStructurallyValidUTF8(name)) {
+        return errors::InvalidArgument("Malformed ", what,
+                                       ": a tensor's name is not valid UTF-8");
+      }
     } else if (field == kNamedTensorTensor &&
                type == WireType::kLengthDelimited) {
       ok = r->ReadLength(&tensor_size);
@@ -383,7 +390,7 @@ absl::Status DecodeNamedTensor(WireReader* r, size_t end, Allocator* allocator,
         ok = r->Skip(tensor_size);
       }
     } else {
-      ok = r->SkipValue(type);
+      ok = r->SkipValue(type, field);
     }
     if (!ok || r->position() > end) return Malformed(what, *r);
   }
@@ -456,7 +463,7 @@ bool CountFields(WireReader* r, size_t end, const NodeFields* fields,
       if (f->field == field) match = f;
     }
     if (match == nullptr || type != WireType::kLengthDelimited) {
-      if (!r->SkipValue(type)) return false;
+      if (!r->SkipValue(type, field)) return false;
     } else {
       size_t n;
       if (!r->ReadLength(&n)) return false;
@@ -509,7 +516,12 @@ absl::Status DecodeRecvTensorResponse(const grpc::ByteBuffer& in,
   int tensors = 0;
   WireReader::Mark tensor;
   size_t tensor_size = 0;
+  // The fields we do not use (transport_options, unknown ones), for
+  // protobuf to check as it would (found by tensor_coding_fuzzer: a
+  // malformed transport_options was accepted).
+  std::string rest_bytes;
   while (r.remaining() > 0) {
+    const WireReader::Mark field_start = r.mark();
     uint32_t field;
     WireType type;
     if (!r.ReadTag(&field, &type)) return Malformed(kWhat, r);
@@ -530,9 +542,16 @@ absl::Status DecodeRecvTensorResponse(const grpc::ByteBuffer& in,
       ok = r.ReadVarint64(&v);
       send_start_micros = static_cast<int64_t>(v);
     } else {
-      ok = r.SkipValue(type);
+      ok = r.SkipValue(type, field);
+      if (ok) r.AppendRange(field_start, &rest_bytes);
     }
     if (!ok) return Malformed(kWhat, r);
+  }
+  if (!rest_bytes.empty() &&
+      !tensorflow::RecvTensorResponse().ParseFromString(rest_bytes)) {
+    return errors::InvalidArgument("Malformed ", kWhat,
+                                   ": a field other than the tensor does not "
+                                   "parse");
   }
 
   if (tensors == 1) {
@@ -618,7 +637,7 @@ absl::Status DecodeWithNamedTensors(const grpc::ByteBuffer& in,
       TRIB_RETURN_IF_ERROR(DecodeNamedTensor(&r, r.position() + n, allocator,
                                              what, &tensors->back()));
     } else {
-      if (!r.SkipValue(type)) return Malformed(rest->GetTypeName(), r);
+      if (!r.SkipValue(type, field)) return Malformed(rest->GetTypeName(), r);
       r.AppendRange(field_start, &rest_bytes);
     }
   }

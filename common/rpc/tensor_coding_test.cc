@@ -254,6 +254,31 @@ TEST(TensorCodingTest, CountsGraphNodesWithoutParsing) {
             absl::StatusCode::kInvalidArgument);
 }
 
+// Found by tests/fuzz:tensor_coding_fuzzer: protobuf refuses a string
+// field that is not UTF-8, and so must the decoder (it accepted it).
+TEST(TensorCodingTest, TensorNamesMustBeUtf8LikeProtobufWants) {
+  tensorflow::RunStepRequest request;
+  tensorflow::NamedTensorProto* feed = request.add_feed();
+  feed->mutable_tensor()->set_dtype(DT_FLOAT);
+  feed->mutable_tensor()->add_float_val(1.0f);
+  feed->set_name(
+      "x5\x82"
+      "0");
+  std::string bytes;
+  // SerializeToString would check the UTF-8 itself in debug builds: the
+  // bytes are what a hostile peer sends, so write them as a bytes field.
+  request.SerializePartialToString(&bytes);
+  tensorflow::RunStepRequest parsed;
+  ASSERT_FALSE(parsed.ParseFromString(bytes));
+  tensorflow::RunStepRequest rest;
+  NamedTensors tensors;
+  const absl::Status s =
+      DecodeWithNamedTensors(ToByteBuffer(bytes), kRunStepRequestFeedField,
+                             cpu_allocator(), &rest, &tensors);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("UTF-8"), std::string::npos) << s;
+}
+
 TEST(TensorCodingTest, DeadTensorWithoutValue) {
   tensorflow::RecvTensorResponse proto;
   proto.set_is_dead(true);

@@ -79,10 +79,15 @@ bool WireReader::ReadFixed64(uint64_t* value) {
 }
 
 bool WireReader::ReadTag(uint32_t* field, WireType* type) {
-  uint64_t key;
-  if (!ReadVarint64(&key)) return false;
-  if (key > 0xffffffffu) return false;
-  const uint32_t number = static_cast<uint32_t>(key >> 3);
+  // Protobuf's rule: a tag is at most 5 bytes, and bits past 32 in the
+  // fifth byte are dropped (found by tensor_coding_fuzzer: refusing them
+  // refused messages protobuf parses).
+  const size_t start = mark_.pos;
+  uint64_t varint;
+  if (!ReadVarint64(&varint)) return false;
+  if (mark_.pos - start > 5) return false;
+  const uint32_t key = static_cast<uint32_t>(varint);
+  const uint32_t number = key >> 3;
   const uint32_t wire = static_cast<uint32_t>(key & 7);
   if (number == 0 || wire > 5) return false;
   *field = number;
@@ -111,7 +116,11 @@ bool WireReader::Skip(size_t n) {
   return true;
 }
 
-bool WireReader::SkipValue(WireType type) {
+bool WireReader::SkipValue(WireType type, uint32_t field) {
+  return SkipValue(type, field, 0);
+}
+
+bool WireReader::SkipValue(WireType type, uint32_t field, int depth) {
   switch (type) {
     case WireType::kVarint: {
       uint64_t v;
@@ -125,7 +134,19 @@ bool WireReader::SkipValue(WireType type) {
       size_t n;
       return ReadLength(&n) && Skip(n);
     }
-    default:
+    case WireType::kStartGroup: {
+      // Fields up to the end-group tag of the same field, as protobuf keeps
+      // an unknown group; nested no deeper than protobuf's recursion limit.
+      if (depth >= kMaxGroupDepth) return false;
+      while (true) {
+        uint32_t inner;
+        WireType inner_type;
+        if (!ReadTag(&inner, &inner_type)) return false;
+        if (inner_type == WireType::kEndGroup) return inner == field;
+        if (!SkipValue(inner_type, inner, depth + 1)) return false;
+      }
+    }
+    default:  // an end-group tag outside its group
       return false;
   }
 }

@@ -56,20 +56,24 @@ class WireReader {
   bool ReadVarint64(uint64_t* value);
   bool ReadFixed32(uint32_t* value);
   bool ReadFixed64(uint64_t* value);
-  // A field key; field numbers must be in 1..2^29-1.
+  // A field key, as protobuf reads one: at most 5 bytes, bits past 32
+  // dropped; field numbers must be in 1..2^29-1.
   bool ReadTag(uint32_t* field, WireType* type);
   // A length prefix that fits in what is left of the input.
   bool ReadLength(size_t* length);
   bool Skip(size_t n);
-  // Skips the value of a field of `type` (groups are not supported: no
-  // TensorFlow message uses them).
-  bool SkipValue(WireType type);
+  // Skips the value of field `field` of `type`; a group (no TensorFlow
+  // message has one, but protobuf keeps unknown ones) up to its end tag.
+  bool SkipValue(WireType type, uint32_t field);
   bool CopyTo(void* dst, size_t n);
   bool AppendTo(std::string* out, size_t n);
   // Appends the bytes from `from` to the current position.
   void AppendRange(const Mark& from, std::string* out) const;
 
  private:
+  // Protobuf's default recursion limit, which groups count against.
+  static constexpr int kMaxGroupDepth = 100;
+  bool SkipValue(WireType type, uint32_t field, int depth);
   // Moves to the next non-empty chunk when the current one is used up.
   void Normalize();
 

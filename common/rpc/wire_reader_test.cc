@@ -20,9 +20,8 @@ std::vector<absl::string_view> Chunks(const std::string& bytes, size_t size) {
 }
 
 TEST(WireReaderTest, VarintsAcrossEveryChunkBoundary) {
-  const std::vector<uint64_t> values = {0,       1,          127,
-                                        128,     300,        1ull << 35,
-                                        ~0ull,   0x7fffffff, 1ull << 63};
+  const std::vector<uint64_t> values = {
+      0, 1, 127, 128, 300, 1ull << 35, ~0ull, 0x7fffffff, 1ull << 63};
   std::string bytes;
   for (uint64_t v : values) AppendVarint(v, &bytes);
   for (size_t chunk = 1; chunk <= bytes.size(); ++chunk) {
@@ -87,7 +86,7 @@ TEST(WireReaderTest, TagsLengthsAndSkips) {
     ASSERT_TRUE(r.Skip(n));
     ASSERT_TRUE(r.ReadTag(&field, &type));
     EXPECT_EQ(field, 2u);
-    ASSERT_TRUE(r.SkipValue(type));
+    ASSERT_TRUE(r.SkipValue(type, field));
     ASSERT_TRUE(r.ReadTag(&field, &type));
     uint32_t f32;
     ASSERT_TRUE(r.ReadFixed32(&f32));
@@ -132,13 +131,65 @@ TEST(WireReaderTest, BadTagsAreRejected) {
     WireReader r(&chunks);
     EXPECT_FALSE(r.ReadTag(&field, &type)) << static_cast<int>(bytes[0]);
   }
-  // Groups cannot be skipped.
+  // A tag of more than 5 bytes, which protobuf refuses, even with a small
+  // value ("89 80 80 80 80 00" is field 1, fixed64).
+  const std::string six("\x89\x80\x80\x80\x80\x00", 6);
+  std::vector<absl::string_view> six_chunks = {six};
+  WireReader long_tag(&six_chunks);
+  EXPECT_FALSE(long_tag.ReadTag(&field, &type));
+}
+
+// Protobuf's tag rule (found by tests/fuzz:tensor_coding_fuzzer): bits past
+// 32 in a tag's fifth byte are dropped, not an error.
+TEST(WireReaderTest, FifthTagByteBitsPast32AreDropped) {
+  const std::string tag("\x09\x80\x80\x80\x30", 5);  // field 1, fixed64
+  std::vector<absl::string_view> chunks = {tag};
+  WireReader r(&chunks);
+  uint32_t field;
+  WireType type;
+  ASSERT_TRUE(r.ReadTag(&field, &type));
+  EXPECT_EQ(field, 1u);
+  EXPECT_EQ(type, WireType::kFixed64);
+}
+
+// Unknown groups are skipped as protobuf keeps them: up to the end tag of
+// the same field, nested groups included; a mismatched end tag, an end tag
+// alone or nesting past 100 is an error.
+TEST(WireReaderTest, GroupsAreSkippedToTheirEndTag) {
+  uint32_t field;
+  WireType type;
+  auto skip = [&](const std::string& bytes) {
+    std::vector<absl::string_view> chunks = {bytes};
+    WireReader r(&chunks);
+    if (!r.ReadTag(&field, &type) || !r.SkipValue(type, field)) return false;
+    return r.remaining() == 0;
+  };
   std::string group;
-  AppendTag(1, WireType::kStartGroup, &group);
-  std::vector<absl::string_view> chunks = {group};
-  WireReader g(&chunks);
-  ASSERT_TRUE(g.ReadTag(&field, &type));
-  EXPECT_FALSE(g.SkipValue(type));
+  AppendTag(7, WireType::kStartGroup, &group);
+  AppendTag(1, WireType::kVarint, &group);
+  AppendVarint(300, &group);
+  AppendTag(2, WireType::kStartGroup, &group);
+  AppendTag(2, WireType::kEndGroup, &group);
+  AppendTag(7, WireType::kEndGroup, &group);
+  EXPECT_TRUE(skip(group));
+
+  std::string mismatched;
+  AppendTag(7, WireType::kStartGroup, &mismatched);
+  AppendTag(8, WireType::kEndGroup, &mismatched);
+  EXPECT_FALSE(skip(mismatched));
+
+  std::string alone;
+  AppendTag(7, WireType::kEndGroup, &alone);
+  EXPECT_FALSE(skip(alone));
+
+  std::string deep;
+  for (int i = 0; i < 101; ++i) AppendTag(1, WireType::kStartGroup, &deep);
+  for (int i = 0; i < 101; ++i) AppendTag(1, WireType::kEndGroup, &deep);
+  EXPECT_FALSE(skip(deep));
+
+  std::string unterminated;
+  AppendTag(7, WireType::kStartGroup, &unterminated);
+  EXPECT_FALSE(skip(unterminated));
 }
 
 }  // namespace

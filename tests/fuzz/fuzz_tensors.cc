@@ -1,5 +1,7 @@
 #include "tests/fuzz/fuzz_tensors.h"
 
+#include <vector>
+
 #include "common/framework/memory_budget.h"
 #include "protos/tensor.pb.h"
 
@@ -8,9 +10,13 @@ namespace fuzz {
 
 namespace {
 
+// Budgets live for the whole process (kept here, so LeakSanitizer sees
+// them reachable).
 Allocator* NewBudgetedAllocator(const char* owner) {
-  auto* budget = new MemoryBudget(owner, int64_t{64} << 20, "(fuzzer budget)");
-  return budget->Wrap(cpu_allocator());
+  static std::vector<MemoryBudget*>* budgets = new std::vector<MemoryBudget*>;
+  budgets->push_back(
+      new MemoryBudget(owner, int64_t{64} << 20, "(fuzzer budget)"));
+  return budgets->back()->Wrap(cpu_allocator());
 }
 
 }  // namespace
