@@ -27,7 +27,8 @@ void CheckRoundTrip(const Tensor& tensor, bool typed_fields) {
   } else {
     tensor.AsProtoTensorContent(&proto);
   }
-  absl::StatusOr<Tensor> again = Tensor::FromProto(proto, BudgetedAllocator());
+  // The tensor itself holds up to the whole budget: the copy has its own.
+  absl::StatusOr<Tensor> again = Tensor::FromProto(proto, OracleAllocator());
   Check(again.ok(), absl::StrCat("a tensor's own proto is refused: ",
                                  again.status().ToString()));
   // Compare through content: NaN payloads compare equal bytewise.
