@@ -14,7 +14,10 @@
 // Any other task that does not answer is *down*: it answered before and no
 // longer does, or the cluster had its startup window to start it.
 // Discovery gives it kDownTaskPatience (a fresh connection attempt, and the
-// handshake of a task that was just restarted) and then fails with Aborted:
+// handshake of a task that was just restarted), unless its connection is
+// live (WorkerInterface::HasLiveConnection: up, only busy; it gets the
+// caller's bound, and a link that died is found by keepalive), and then
+// fails with Aborted:
 // not Unavailable, which TensorFlow's client retries ten times with backoff
 // (minutes for a task that stays down), while TensorFlow's MonitoredSession
 // takes both as "recreate the session".

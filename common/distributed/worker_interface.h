@@ -35,6 +35,13 @@ class WorkerInterface {
  public:
   virtual ~WorkerInterface();
 
+  // Whether the transport knows it is connected to the task right now (a
+  // gRPC channel that is READY). A task with a live connection is up,
+  // however slowly it answers: discovery then waits for it as for any task
+  // (master/task_liveness.h). False when unknown (in-process workers,
+  // fakes), which leaves the decision to the liveness rules alone.
+  virtual bool HasLiveConnection() const { return false; }
+
   virtual void GetStatusAsync(CallOptions* opts,
                               const tensorflow::GetStatusRequest* request,
                               tensorflow::GetStatusResponse* response,

@@ -79,6 +79,10 @@ class GrpcRemoteWorker : public WorkerInterface {
     CallTyped(*TRIB_WORKER_METHOD(Method), opts, wait_for_ready, *request,    \
               response, std::move(done));                                     \
   }
+  bool HasLiveConnection() const override {
+    return channel_->GetState(/*try_to_connect=*/false) == GRPC_CHANNEL_READY;
+  }
+
   // Discovery waits for a task that is still starting (bounded by the
   // caller's deadline), and first cuts gRPC's reconnect backoff short (it
   // grows to two minutes while a task is down), so a task restarted since
