@@ -257,7 +257,11 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
                                absl::string_view what, Tensor* out) {
   const WireReader::Mark start = r->mark();
   int64_t dtype_value = 0;
-  std::string shape_bytes;
+  // Each occurrence of tensor_shape on its own: protobuf parses each with
+  // its own length and merges them, so one that is malformed fails the
+  // message even when its bytes and the next one's would parse together
+  // (found by tensor_coding_fuzzer).
+  std::vector<std::string> shape_occurrences;
   bool has_content = false;
   WireReader::Mark content;
   size_t content_size = 0;
@@ -273,10 +277,10 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
       ok = r->ReadVarint64(&v);
       dtype_value = static_cast<int32_t>(v);  // enums are int32 on the wire
     } else if (field == kTensorShape && type == WireType::kLengthDelimited) {
-      // Repeated occurrences of a message field merge, exactly as parsing
-      // their concatenation does.
+      // Repeated occurrences of a message field merge (see above).
       size_t n;
-      ok = r->ReadLength(&n) && r->AppendTo(&shape_bytes, n);
+      ok = r->ReadLength(&n) &&
+           r->AppendTo(&shape_occurrences.emplace_back(), n);
     } else if (field == kTensorContent && type == WireType::kLengthDelimited) {
       size_t n;
       ok = r->ReadLength(&n);
@@ -317,7 +321,11 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
   }
 
   tensorflow::TensorShapeProto shape_proto;
-  if (!shape_proto.ParseFromString(shape_bytes)) {
+  bool shape_parsed = true;
+  for (const std::string& occurrence : shape_occurrences) {
+    shape_parsed = shape_parsed && shape_proto.MergeFromString(occurrence);
+  }
+  if (!shape_parsed) {
     return errors::InvalidArgument("Malformed ", what,
                                    ": its tensor_shape does not parse");
   }
