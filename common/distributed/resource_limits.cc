@@ -34,10 +34,9 @@ absl::Status CheckGraphNodes(int64_t nodes, int64_t limit,
                              absl::string_view flag, absl::string_view what) {
   if (limit <= 0 || nodes <= limit) return absl::OkStatus();
   return absl::ResourceExhaustedError(absl::StrCat(
-      what, ": the graph has ", nodes,
-      " nodes (its functions' included), "
-      "over the limit of ",
-      limit, " (", flag, "); the server's operator may raise ", flag));
+      what, ": the graph has ", nodes, " nodes (its functions' included), "
+      "over the limit of ", limit, " (", flag,
+      "); the server's operator may raise ", flag));
 }
 
 InFlightLimiter::InFlightLimiter(int64_t limit, std::string flag,
@@ -50,12 +49,10 @@ absl::StatusOr<InFlightLimiter::Slot> InFlightLimiter::Acquire(
   absl::MutexLock l(&mu_);
   int64_t& n = in_flight_[key];
   if (n >= limit_) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat(who, " already has ", n, " ", noun_,
-                     " in flight, the limit (", flag_, "=", limit_,
-                     "); retry when one has finished, or ask the server's "
-                     "operator to raise ",
-                     flag_));
+    return absl::ResourceExhaustedError(absl::StrCat(
+        who, " already has ", n, " ", noun_, " in flight, the limit (", flag_,
+        "=", limit_, "); retry when one has finished, or ask the server's "
+        "operator to raise ", flag_));
   }
   ++n;
   return Slot(this, key);

@@ -153,9 +153,13 @@ class Tensor {
   // or more typed values than elements. Fewer typed values than elements
   // repeat the last value; none at all gives zeros (TensorFlow's rule, which
   // lets a Const of a big filled tensor carry one value). ResourceExhausted
-  // when `allocator` fails.
+  // when `allocator` fails, and, with `max_expanded_bytes` > 0, before
+  // allocating when fewer values than elements would fill a tensor of more
+  // than that many bytes (a 20-byte proto may describe a terabyte; tensors
+  // from the network are bounded so, common/rpc/tensor_coding.h).
   static absl::StatusOr<Tensor> FromProto(const tensorflow::TensorProto& proto,
-                                          Allocator* allocator = cpu_allocator());
+                                          Allocator* allocator = cpu_allocator(),
+                                          int64_t max_expanded_bytes = 0);
   // dtype, shape and the elements as raw bytes in tensor_content (for
   // DT_STRING: TensorFlow's varint-length string list encoding).
   void AsProtoTensorContent(tensorflow::TensorProto* proto) const;

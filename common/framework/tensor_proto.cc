@@ -285,7 +285,8 @@ void EncodeField(const Tensor& t, TensorProto* proto) {
 }  // namespace
 
 absl::StatusOr<Tensor> Tensor::FromProto(const TensorProto& proto,
-                                         Allocator* allocator) {
+                                         Allocator* allocator,
+                                         int64_t max_expanded_bytes) {
   if (allocator == nullptr) allocator = cpu_allocator();
   const DataType dtype = proto.dtype();
   if (dtype == DT_VARIANT) {
@@ -306,6 +307,24 @@ absl::StatusOr<Tensor> Tensor::FromProto(const TensorProto& proto,
                                    " has an invalid tensor_shape: ",
                                    shape.status().message());
   }
+  const bool use_content = !proto.tensor_content().empty();
+  if (max_expanded_bytes > 0 && !use_content) {
+    // In memory: strings and handles are objects, whatever their bytes.
+    int64_t carried = 0, element_bytes = 1;
+    TRIB_TENSOR_PROTO_CASES(dtype,
+                            {
+                              carried = ProtoField<T>::Count(proto);
+                              element_bytes = sizeof(T);
+                            },
+                            break);
+    const int64_t elements = shape->num_elements();
+    if (elements > carried && elements > max_expanded_bytes / element_bytes) {
+      return errors::ResourceExhausted(
+          Describe(proto, *shape), " carries ", carried, " values for ",
+          elements, " elements; a tensor in a request may expand to at most ",
+          max_expanded_bytes, " bytes: send its values");
+    }
+  }
   Tensor t(allocator, dtype, *shape);
   if (!t.IsInitialized()) {
     return errors::ResourceExhausted(
@@ -313,7 +332,6 @@ absl::StatusOr<Tensor> Tensor::FromProto(const TensorProto& proto,
         shape->DebugString(), " with allocator ", allocator->Name());
   }
   absl::Status status;
-  const bool use_content = !proto.tensor_content().empty();
   TRIB_TENSOR_PROTO_CASES(
       dtype,
       status = use_content ? DecodeContent<T>(proto, &t) : DecodeField<T>(proto, &t),

@@ -10,7 +10,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "common/framework/status.h"
-#include "common/framework/tensor_shape.h"
 #include "common/framework/types.h"
 #include "common/rpc/wire_reader.h"
 #include "google/protobuf/stubs/common.h"
@@ -198,46 +197,6 @@ absl::Status Dump(const grpc::ByteBuffer& in, ReceivedBytes* out) {
   return absl::OkStatus();
 }
 
-// How many values the typed fields of `proto` carry (complex values take two
-// entries each; counting entries only overestimates, which is safe).
-int64_t TypedValuesCarried(const tensorflow::TensorProto& proto) {
-  return std::max<int64_t>(
-      {proto.float_val_size(), proto.double_val_size(), proto.int_val_size(),
-       proto.string_val_size(), proto.scomplex_val_size(),
-       proto.int64_val_size(), proto.bool_val_size(), proto.dcomplex_val_size(),
-       proto.half_val_size(), proto.resource_handle_val_size(),
-       proto.variant_val_size(), proto.uint32_val_size(),
-       proto.uint64_val_size()});
-}
-
-// ResourceExhausted when `proto`, which has no tensor_content, describes a
-// tensor bigger than kMaxExpandedTensorBytes without carrying its values
-// (tensor_coding.h). Shapes FromProto rejects are left to it.
-absl::Status CheckExpansion(const tensorflow::TensorProto& proto,
-                            absl::string_view what) {
-  absl::StatusOr<TensorShape> shape =
-      TensorShape::FromProto(proto.tensor_shape());
-  if (!shape.ok() || !proto.tensor_content().empty()) return absl::OkStatus();
-  const int64_t elements = shape->num_elements();
-  if (elements <= TypedValuesCarried(proto)) return absl::OkStatus();
-  const DataType dtype = proto.dtype();
-  // Strings and handles are objects in memory, whatever their bytes.
-  const int64_t element_bytes =
-      DataTypeCanUseMemcpy(dtype) && DataTypeSize(dtype) > 0
-          ? DataTypeSize(dtype)
-          : int64_t{sizeof(std::string)};
-  if (elements <= kMaxExpandedTensorBytes / element_bytes) {
-    return absl::OkStatus();
-  }
-  return errors::ResourceExhausted(
-      what, ": TensorProto of dtype ", DataTypeString(dtype), " and shape ",
-      shape->DebugString(), " carries ", TypedValuesCarried(proto),
-      " values for ", elements,
-      " elements; a tensor in a request may expand "
-      "to at most ",
-      kMaxExpandedTensorBytes, " bytes: send its values");
-}
-
 absl::Status Malformed(absl::string_view what, const WireReader& r) {
   return errors::InvalidArgument("Malformed ", what,
                                  ": bad or truncated "
@@ -281,7 +240,8 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
       size_t n;
       ok = r->ReadLength(&n) &&
            r->AppendTo(&shape_occurrences.emplace_back(), n);
-    } else if (field == kTensorContent && type == WireType::kLengthDelimited) {
+    } else if (field == kTensorContent &&
+               type == WireType::kLengthDelimited) {
       size_t n;
       ok = r->ReadLength(&n);
       if (ok) {
@@ -313,8 +273,8 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
       return errors::InvalidArgument("Malformed ", what,
                                      ": its TensorProto does not parse");
     }
-    TRIB_RETURN_IF_ERROR(CheckExpansion(proto, what));
-    absl::StatusOr<Tensor> t = Tensor::FromProto(proto, allocator);
+    absl::StatusOr<Tensor> t =
+        Tensor::FromProto(proto, allocator, kMaxExpandedTensorBytes);
     if (!t.ok()) return errors::PrependToMessage(t.status(), what, ": ");
     *out = *std::move(t);
     return absl::OkStatus();
@@ -331,9 +291,10 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
   }
   absl::StatusOr<TensorShape> shape = TensorShape::FromProto(shape_proto);
   if (!shape.ok()) {
-    return errors::InvalidArgument(
-        what, ": TensorProto of dtype ", DataTypeString(dtype),
-        " has an invalid tensor_shape: ", shape.status().message());
+    return errors::InvalidArgument(what, ": TensorProto of dtype ",
+                                   DataTypeString(dtype),
+                                   " has an invalid tensor_shape: ",
+                                   shape.status().message());
   }
   const uint64_t element_bytes = static_cast<uint64_t>(DataTypeSize(dtype));
   uint64_t expected;
@@ -349,10 +310,11 @@ absl::Status DecodeTensorProto(WireReader* r, size_t end, Allocator* allocator,
   // The one copy: from the network slices into allocator memory.
   Tensor t(allocator, dtype, *shape);
   if (!t.IsInitialized()) {
-    return errors::ResourceExhausted(
-        what, ": could not allocate ", content_size, " bytes for a ",
-        DataTypeString(dtype), " tensor of shape ", shape->DebugString(),
-        " with allocator ", allocator->Name());
+    return errors::ResourceExhausted(what, ": could not allocate ",
+                                     content_size, " bytes for a ",
+                                     DataTypeString(dtype), " tensor of shape ",
+                                     shape->DebugString(), " with allocator ",
+                                     allocator->Name());
   }
   // In bounds: checked by the scan.
   CopyContent(*r, content, content_size, static_cast<char*>(t.data()));
@@ -384,7 +346,9 @@ absl::Status DecodeNamedTensor(WireReader* r, size_t end, Allocator* allocator,
       name.clear();  // the last occurrence wins
       ok = r->ReadLength(&n) && r->AppendTo(&name, n);
       // A proto3 string: protobuf refuses the message when any occurrence
-      // is not UTF-8, so we do too (found by tensor_coding_fuzzer).
+      // is not UTF-8, so we do too (found by tensor_coding_fuzzer), with
+      // the check protobuf's parser itself applies (exported by libprotobuf;
+      // unlike a parse, it logs nothing for a hostile peer to flood).
       if (ok && !google::protobuf::internal::IsStructurallyValidUTF8(name)) {
         return errors::InvalidArgument("Malformed ", what,
                                        ": a tensor's name is not valid UTF-8");
@@ -423,7 +387,8 @@ absl::Status DecodeNamedTensor(WireReader* r, size_t end, Allocator* allocator,
     return errors::InvalidArgument("Malformed ", context,
                                    ": NamedTensorProto does not parse");
   }
-  absl::StatusOr<Tensor> t = Tensor::FromProto(proto.tensor(), allocator);
+  absl::StatusOr<Tensor> t =
+      Tensor::FromProto(proto.tensor(), allocator, kMaxExpandedTensorBytes);
   if (!t.ok()) return errors::PrependToMessage(t.status(), context, ": ");
   out->first = proto.name();
   out->second = *std::move(t);
@@ -504,9 +469,7 @@ absl::StatusOr<int64_t> CountGraphNodesOnWire(const grpc::ByteBuffer& in,
   WireReader r(&bytes.chunks);
   int64_t count = 0;
   if (!CountFields(&r, r.size(), request, &count)) {
-    return errors::InvalidArgument(
-        "Malformed request: its GraphDef does not "
-        "parse");
+    return errors::InvalidArgument("Malformed request: its GraphDef does not parse");
   }
   return count;
 }
@@ -581,7 +544,8 @@ absl::Status DecodeRecvTensorResponse(const grpc::ByteBuffer& in,
     if (!proto.ParseFromString(all)) {
       return errors::InvalidArgument("Malformed RecvTensorResponse");
     }
-    absl::StatusOr<Tensor> t = Tensor::FromProto(proto.tensor(), allocator);
+    absl::StatusOr<Tensor> t =
+        Tensor::FromProto(proto.tensor(), allocator, kMaxExpandedTensorBytes);
     if (!t.ok()) return errors::PrependToMessage(t.status(), kWhat, ": ");
     out->tensor = *std::move(t);
   }
@@ -673,8 +637,7 @@ absl::Status ParseFromByteBuffer(const grpc::ByteBuffer& in,
   bool ok;
   if (in.TrySingleSlice(&single).ok()) {
     ok = single.size() <= static_cast<size_t>(INT32_MAX) &&
-         message->ParseFromArray(single.begin(),
-                                 static_cast<int>(single.size()));
+         message->ParseFromArray(single.begin(), static_cast<int>(single.size()));
   } else {
     // ProtoBufferReader reads (without copying) from a ByteBuffer it may
     // advance; a copy of `in` shares the slices.

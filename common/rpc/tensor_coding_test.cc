@@ -85,18 +85,18 @@ void ExpectSameTensor(const Tensor& actual, const Tensor& expected) {
 
 const std::vector<DataType>& AllDtypes() {
   static const auto* dtypes = new std::vector<DataType>{
-      DT_FLOAT,  DT_DOUBLE,  DT_INT32,    DT_UINT32,    DT_INT16,
-      DT_UINT16, DT_INT8,    DT_UINT8,    DT_INT64,     DT_UINT64,
-      DT_BOOL,   DT_HALF,    DT_BFLOAT16, DT_COMPLEX64, DT_COMPLEX128,
-      DT_QINT8,  DT_QUINT8,  DT_QINT16,   DT_QUINT16,   DT_QINT32,
+      DT_FLOAT,  DT_DOUBLE,  DT_INT32,     DT_UINT32,     DT_INT16,
+      DT_UINT16, DT_INT8,    DT_UINT8,     DT_INT64,      DT_UINT64,
+      DT_BOOL,   DT_HALF,    DT_BFLOAT16,  DT_COMPLEX64,  DT_COMPLEX128,
+      DT_QINT8,  DT_QUINT8,  DT_QINT16,    DT_QUINT16,    DT_QINT32,
       DT_STRING, DT_RESOURCE};
   return *dtypes;
 }
 
 const std::vector<TensorShape>& AllShapes() {
   static const auto* shapes = new std::vector<TensorShape>{
-      TensorShape({}),       TensorShape({0}),    TensorShape({1}),
-      TensorShape({7}),      TensorShape({2, 3}), TensorShape({2, 0, 3}),
+      TensorShape({}),      TensorShape({0}),    TensorShape({1}),
+      TensorShape({7}),     TensorShape({2, 3}), TensorShape({2, 0, 3}),
       TensorShape({3, 300}),  // above the zero-copy threshold
   };
   return *shapes;
@@ -113,10 +113,9 @@ TEST(TensorCodingTest, RecvTensorRoundTripsEveryDtypeAndShape) {
       EncodeRecvTensorResponse(t, false, 1234567, &buffer);
       for (size_t chunk : {0, 1, 3, 64}) {
         TensorResponse out;
-        ASSERT_TRUE(
-            DecodeRecvTensorResponse(ToByteBuffer(Flatten(buffer), chunk),
-                                     cpu_allocator(), &out)
-                .ok());
+        ASSERT_TRUE(DecodeRecvTensorResponse(ToByteBuffer(Flatten(buffer), chunk),
+                                             cpu_allocator(), &out)
+                        .ok());
         ExpectSameTensor(out.tensor, t);
         EXPECT_FALSE(out.is_dead);
         EXPECT_EQ(out.send_start_micros, 1234567);
@@ -399,8 +398,8 @@ TEST(TensorCodingTest, RepeatedFieldsMergeLikeProtobuf) {
   header_only.clear_tensor_content();
 
   // Within one TensorProto: content first.
-  std::string inner =
-      content_only.SerializeAsString() + header_only.SerializeAsString();
+  std::string inner = content_only.SerializeAsString() +
+                      header_only.SerializeAsString();
   std::string bytes;
   bytes.push_back(0x0a);  // field 1, length-delimited
   std::string len;
@@ -453,10 +452,11 @@ void ExpectSameNamedTensors(const NamedTensors& actual,
 // Encodes `rest` + `tensors` as field `field`, checks that generated code
 // reads the same message, and that it decodes back.
 template <typename Message>
-void CheckNamedTensorMessage(
-    const Message& rest, int field, const NamedTensors& tensors,
-    const google::protobuf::RepeatedPtrField<tensorflow::NamedTensorProto>& (
-        Message::*list)() const) {
+void CheckNamedTensorMessage(const Message& rest, int field,
+                             const NamedTensors& tensors,
+                             const google::protobuf::RepeatedPtrField<
+                                 tensorflow::NamedTensorProto>& (
+                                     Message::*list)() const) {
   grpc::ByteBuffer buffer;
   EncodeWithNamedTensors(rest, field, tensors, &buffer);
   const std::string bytes = Flatten(buffer);
@@ -482,9 +482,9 @@ void CheckNamedTensorMessage(
   for (size_t chunk : {0, 1, 9, 1000}) {
     Message decoded_rest;
     NamedTensors decoded;
-    absl::Status s =
-        DecodeWithNamedTensors(ToByteBuffer(bytes, chunk), field,
-                               cpu_allocator(), &decoded_rest, &decoded);
+    absl::Status s = DecodeWithNamedTensors(ToByteBuffer(bytes, chunk), field,
+                                            cpu_allocator(), &decoded_rest,
+                                            &decoded);
     ASSERT_TRUE(s.ok()) << s;
     EXPECT_EQ(decoded_rest.SerializeAsString(),
               expected_rest.SerializeAsString());
@@ -600,8 +600,7 @@ TEST(TensorCodingTest, PlainMessagesRoundTrip) {
     tensorflow::RecvTensorRequest parsed;
     parsed.set_dma_ok(true);  // cleared by the parse
     ASSERT_TRUE(
-        ParseFromByteBuffer(ToByteBuffer(Flatten(buffer), chunk), &parsed)
-            .ok());
+        ParseFromByteBuffer(ToByteBuffer(Flatten(buffer), chunk), &parsed).ok());
     EXPECT_EQ(parsed.SerializeAsString(), request.SerializeAsString());
   }
   tensorflow::GetStatusRequest empty;
@@ -657,7 +656,8 @@ TEST(TensorCodingTest, TruncatedInputNeverCrashes) {
   absl::Status s = DecodeRecvTensorResponse(
       ToByteBuffer(recv.substr(0, recv.size() / 2)), cpu_allocator(), &out);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("Malformed RecvTensorResponse"), std::string::npos)
+  EXPECT_NE(s.message().find("Malformed RecvTensorResponse"),
+            std::string::npos)
       << s;
 }
 
@@ -714,9 +714,10 @@ TEST(TensorCodingTest, InconsistentTensorsAreInvalidArgument) {
   // A length far beyond the input.
   std::string bytes = "\x0a\xff\xff\xff\xff\x0f";
   TensorResponse out;
-  EXPECT_EQ(DecodeRecvTensorResponse(ToByteBuffer(bytes), cpu_allocator(), &out)
-                .code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      DecodeRecvTensorResponse(ToByteBuffer(bytes), cpu_allocator(), &out)
+          .code(),
+      absl::StatusCode::kInvalidArgument);
 
   // Named tensor without a tensor.
   tensorflow::RunGraphRequest request;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 
+// SetLogHandler: protobuf 3.21's public logging hook lives in stubs/.
 #include "google/protobuf/stubs/logging.h"
 #include "spdlog/spdlog.h"
 

@@ -1,6 +1,7 @@
 #include "tests/fuzz/fuzz_cluster.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <utility>
@@ -21,11 +22,14 @@ namespace {
 
 constexpr int kTasks = 2;
 
-// A fresh private folder under $TEST_TMPDIR or /tmp.
+// A fresh private folder under $TEST_TMPDIR (Bazel's), else the system's
+// temporary folder ($TMPDIR).
 std::string MakeScratchDir() {
   const char* base = std::getenv("TEST_TMPDIR");
-  std::string pattern =
-      absl::StrCat(base != nullptr ? base : "/tmp", "/tributary-fuzz-XXXXXX");
+  std::string pattern = absl::StrCat(
+      base != nullptr ? std::string(base)
+                      : std::filesystem::temp_directory_path().string(),
+      "/tributary-fuzz-XXXXXX");
   CHECK(mkdtemp(pattern.data()) != nullptr) << "cannot make " << pattern;
   return pattern;
 }

@@ -25,7 +25,6 @@ namespace tributary {
 namespace fuzz {
 namespace {
 
-constexpr int kMaxCalls = 8;
 constexpr absl::Duration kCallTimeout = absl::Milliseconds(500);
 
 std::string PathOf(int method) {
@@ -80,7 +79,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace fuzz = tributary::fuzz;
   fuzz::FuzzCluster& cluster = fuzz::FuzzCluster::Get();
   std::vector<std::string> sessions;
-  for (fuzz::FuzzCall& call : fuzz::SplitCalls(data, size, fuzz::kMaxCalls)) {
+  for (fuzz::FuzzCall& call :
+       fuzz::SplitCalls(data, size, fuzz::kMaxCallsPerInput)) {
     const std::string path = fuzz::PathOf(call.method);
     fuzz::ReplaceMarkers(fuzz::kSessionMarker, sessions, &call.request);
     const fuzz::CallResult result = fuzz::CallInProcess(

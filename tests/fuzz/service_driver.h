@@ -35,6 +35,10 @@ namespace fuzz {
 inline constexpr absl::string_view kSessionMarker = "~~~~~~~session~";
 inline constexpr absl::string_view kGraphMarker = "~~~~~~~~~graph~";
 
+// Calls per fuzz input, at most: enough to make a session, use it and
+// close it; more only slows every input down.
+inline constexpr int kMaxCallsPerInput = 8;
+
 struct FuzzCall {
   int method = 0;
   std::string request;

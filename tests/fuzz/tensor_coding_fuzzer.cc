@@ -23,6 +23,7 @@
 #include "common/framework/allocator.h"
 #include "common/framework/tensor.h"
 #include "common/rpc/tensor_coding.h"
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/slice.h"
@@ -90,28 +91,26 @@ void CompareNamed(
         "the message's other fields differ");
 }
 
-void FuzzRunStepRequest(const grpc::ByteBuffer& in, const std::string& bytes) {
-  tensorflow::RunStepRequest rest;
-  NamedTensors feeds;
-  const absl::Status status = DecodeWithNamedTensors(
-      in, kRunStepRequestFeedField, BudgetedAllocator(), &rest, &feeds);
-  tensorflow::RunStepRequest expected;
+// A request whose field `field` holds NamedTensorProtos (RunStep's feeds,
+// RunGraph's sends), decoded by us and parsed by protobuf.
+template <typename Request>
+void FuzzNamedTensorRequest(const grpc::ByteBuffer& in,
+                            const std::string& bytes, int field) {
+  Request rest;
+  NamedTensors tensors;
+  const absl::Status status =
+      DecodeWithNamedTensors(in, field, BudgetedAllocator(), &rest, &tensors);
+  Request expected;
   const bool parsed = expected.ParseFromString(bytes);
-  tensorflow::RunStepRequest expected_rest = expected;
-  expected_rest.clear_feed();
-  CompareNamed(status, feeds, parsed, expected.feed(), rest, expected_rest);
-}
-
-void FuzzRunGraphRequest(const grpc::ByteBuffer& in, const std::string& bytes) {
-  tensorflow::RunGraphRequest rest;
-  NamedTensors sends;
-  const absl::Status status = DecodeWithNamedTensors(
-      in, kRunGraphRequestSendField, BudgetedAllocator(), &rest, &sends);
-  tensorflow::RunGraphRequest expected;
-  const bool parsed = expected.ParseFromString(bytes);
-  tensorflow::RunGraphRequest expected_rest = expected;
-  expected_rest.clear_send();
-  CompareNamed(status, sends, parsed, expected.send(), rest, expected_rest);
+  const google::protobuf::FieldDescriptor* named_field =
+      Request::descriptor()->FindFieldByNumber(field);
+  Request expected_rest = expected;
+  expected_rest.GetReflection()->ClearField(&expected_rest, named_field);
+  CompareNamed(status, tensors, parsed,
+               expected.GetReflection()
+                   ->template GetRepeatedPtrField<tensorflow::NamedTensorProto>(
+                       expected, named_field),
+               rest, expected_rest);
 }
 
 void FuzzRecvTensorResponse(const grpc::ByteBuffer& in,
@@ -163,10 +162,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const grpc::ByteBuffer in = fuzz::InSlices(data + 1, size - 1, slices);
   switch (message) {
     case 0:
-      fuzz::FuzzRunStepRequest(in, bytes);
+      fuzz::FuzzNamedTensorRequest<tensorflow::RunStepRequest>(
+          in, bytes, tributary::kRunStepRequestFeedField);
       break;
     case 1:
-      fuzz::FuzzRunGraphRequest(in, bytes);
+      fuzz::FuzzNamedTensorRequest<tensorflow::RunGraphRequest>(
+          in, bytes, tributary::kRunGraphRequestSendField);
       break;
     default:
       fuzz::FuzzRecvTensorResponse(in, bytes);

@@ -28,7 +28,6 @@ namespace tributary {
 namespace fuzz {
 namespace {
 
-constexpr int kMaxCalls = 8;
 constexpr absl::Duration kCallTimeout = absl::Milliseconds(300);
 
 std::string PathOf(int method) {
@@ -134,7 +133,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace fuzz = tributary::fuzz;
   fuzz::FuzzCluster& cluster = fuzz::FuzzCluster::Get();
   fuzz::Made made;
-  for (fuzz::FuzzCall& call : fuzz::SplitCalls(data, size, fuzz::kMaxCalls)) {
+  for (fuzz::FuzzCall& call :
+       fuzz::SplitCalls(data, size, fuzz::kMaxCallsPerInput)) {
     const std::string path = fuzz::PathOf(call.method);
     fuzz::ReplaceMarkers(fuzz::kGraphMarker, made.graph_handles, &call.request);
     const tributary::RpcService& service =
