@@ -33,7 +33,7 @@ LAYERS = [
     ("distributed", ["common/distributed", "common/distributed/testing"]),
     ("rpc", ["common/rpc"]),
     ("daemon", ["common/daemon"]),
-    ("devices", ["devices", "devices/cpu"]),
+    ("devices", ["devices", "devices/cpu", "devices/gpu"]),
     ("kernels", [
         "kernels",
         "kernels/array",
@@ -71,6 +71,7 @@ LAYERS = [
     ("tests", [
         "tests/distributed",
         "tests/fuzz",
+        "tests/gpu",
         "tests/interop",
         "tests/layering",
         "tests/multihost",

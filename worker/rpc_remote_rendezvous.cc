@@ -179,7 +179,7 @@ void RpcRemoteRendezvous::RecvFromRemoteAsync(const ParsedKey& key,
   const std::string dst_device(key.dst_device);
   worker->RecvTensorAsync(
       &call->opts, &call->request, &call->response,
-      [state, call, worker, recv_args, dst_device,
+      [state, call, worker, recv_args, dst_device, parsed_key = key,
        done = std::move(done)](const absl::Status& rpc_status) {
         if (call->cm != nullptr) {
           // Never waits: the hook may be what is completing this call.
@@ -231,8 +231,21 @@ void RpcRemoteRendezvous::RecvFromRemoteAsync(const ParsedKey& key,
         Args send_args;
         // The value arrived in host memory (the transport's allocator).
         send_args.alloc_attrs.set_on_host(true);
-        done(s, send_args, recv_args, call->response.tensor,
-             call->response.is_dead);
+        if (call->response.is_dead ||
+            ReceiverIsOnHost(parsed_key, recv_args)) {
+          done(s, send_args, recv_args, call->response.tensor,
+               call->response.is_dead);
+          return;
+        }
+        // A receiver on a GPU: copy the value into its memory first.
+        auto in_device = std::make_shared<Tensor>();
+        SameProcessCopy(parsed_key, send_args, recv_args,
+                        call->response.tensor, in_device.get(),
+                        [done, send_args, recv_args,
+                         in_device](const absl::Status& copied) {
+                          done(copied, send_args, recv_args,
+                               copied.ok() ? *in_device : Tensor(), false);
+                        });
       });
 }
 

@@ -815,6 +815,9 @@ void Worker::RecvTensorAsync(CallOptions* opts,
   }
   RendezvousInterface::Args args;
   args.cancellation_manager = &call->cm;
+  // The wire needs the bytes in host memory: a value a GPU produced is
+  // copied out through that GPU's device context first.
+  args.alloc_attrs.set_on_host(true);
   rendezvous->RecvAsync(
       key, args,
       [this, call, opts, timer, deadline, response, step_id,

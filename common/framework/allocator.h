@@ -44,6 +44,10 @@ class Allocator {
   // stays exact because live allocations still count.
   virtual void ClearStats() {}
 
+  // A few lines on the allocator's state (limit, use, fragmentation) for
+  // out-of-memory messages; empty for allocators that keep none.
+  virtual std::string StateDebugString() { return std::string(); }
+
   // Whether RequestedSize() works for this allocator.
   virtual bool TracksAllocationSizes() const { return false; }
   // The num_bytes passed to AllocateRaw for `ptr`; only valid when

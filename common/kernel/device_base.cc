@@ -3,12 +3,15 @@
 #include <utility>
 
 #include "common/framework/allocator.h"
+#include "common/kernel/device_context.h"
 #include "common/framework/tensor.h"
 #include "protos/tensor.pb.h"
 
 namespace tributary {
 
 DeviceBase::~DeviceBase() = default;
+
+DeviceContext::~DeviceContext() = default;
 
 Allocator* DeviceBase::GetAllocator(AllocatorAttributes /*attr*/) {
   return cpu_allocator();

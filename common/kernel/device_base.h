@@ -20,6 +20,7 @@ class TensorProto;
 namespace tributary {
 
 class Allocator;
+class DeviceContext;
 class Tensor;
 
 // The part of a device that kernels see (OpKernelContext::device()). Kept
@@ -63,6 +64,11 @@ class DeviceBase {
   virtual absl::Status MakeTensorFromProto(const tensorflow::TensorProto& proto,
                                            AllocatorAttributes attr,
                                            Tensor* tensor);
+
+  // How tensors move between this device's memory and the host's
+  // (device_context.h); null for a device whose memory is host memory (the
+  // CPU), which is the base's answer. Owned by the device.
+  virtual DeviceContext* device_context() { return nullptr; }
 
  private:
   const Eigen::ThreadPoolDevice* eigen_cpu_device_ = nullptr;

@@ -254,10 +254,12 @@ absl::Status OpKernelContext::AllocateTensor(DataType type,
     if (params_->device != nullptr && !params_->device->name().empty()) {
       where = absl::StrCat(" on ", params_->device->name());
     }
+    const std::string state = a->StateDebugString();
     return errors::ResourceExhausted(
         "OOM when allocating tensor with shape ", shape.DebugString(),
         " and type ", DataTypeString(type), where, " for ", KernelForError(),
-        " by allocator ", a->Name());
+        " by allocator ", a->Name(), " (", bytes, " bytes asked)",
+        state.empty() ? "" : "; its state: ", state);
   }
   *tensor = std::move(t);
   return absl::OkStatus();

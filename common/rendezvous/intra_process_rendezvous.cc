@@ -1,9 +1,11 @@
 #include "common/rendezvous/intra_process_rendezvous.h"
 
 #include <memory>
+#include <string>
 #include <utility>
 
 #include "common/framework/status.h"
+#include "common/kernel/device_context.h"
 #include "common/framework/types.h"
 
 namespace tributary {
@@ -18,15 +20,29 @@ bool ReceiverIsOnHost(const RendezvousParsedKey& key,
   return recv_args.alloc_attrs.on_host() || key.dst.type == "CPU";
 }
 
-void HostOnlySameProcessCopy(const RendezvousParsedKey& key,
-                             const RendezvousInterface::Args& send_args,
-                             const RendezvousInterface::Args& recv_args,
-                             const Tensor& in, Tensor* out,
-                             StatusCallback done) {
-  if (SenderIsOnHost(key, send_args) && ReceiverIsOnHost(key, recv_args)) {
-    // Both sides address the same host memory: share the buffer. Safe
-    // because tensors are immutable once produced (ref-typed variables do
-    // not cross partitions by value).
+namespace {
+
+absl::Status NoDeviceContext(const RendezvousParsedKey& key,
+                             absl::string_view device) {
+  return errors::Unimplemented(
+      "No copy is available in this process for tensor '", key.edge_name,
+      "' from ", key.src_device, " to ", key.dst_device, ": ", device,
+      " has device memory but no device context (key ", key.FullKey(), ")");
+}
+
+}  // namespace
+
+void SameProcessCopy(const RendezvousParsedKey& key,
+                     const RendezvousInterface::Args& send_args,
+                     const RendezvousInterface::Args& recv_args,
+                     const Tensor& in, Tensor* out, StatusCallback done) {
+  const bool from_host = SenderIsOnHost(key, send_args);
+  const bool to_host = ReceiverIsOnHost(key, recv_args);
+  // Both sides address the same memory (the host's, or one device's):
+  // share the buffer. Safe because tensors are immutable once produced
+  // (ref-typed variables do not cross partitions by value).
+  if ((from_host && to_host) ||
+      (!from_host && !to_host && key.src_device == key.dst_device)) {
     *out = in;
     done(absl::OkStatus());
     return;
@@ -38,14 +54,42 @@ void HostOnlySameProcessCopy(const RendezvousParsedKey& key,
                                  key.FullKey()));
     return;
   }
-  done(errors::Unimplemented(
-      "No device-to-device copy is available in this process for tensor '",
-      key.edge_name, "' from ", key.src_device, " to ", key.dst_device,
-      " (key ", key.FullKey(), ")"));
+  DeviceContext* const sender = send_args.device_context;
+  DeviceContext* const receiver = recv_args.device_context;
+  if (!from_host && sender == nullptr) {
+    done(NoDeviceContext(key, key.src_device));
+    return;
+  }
+  if (!to_host && receiver == nullptr) {
+    done(NoDeviceContext(key, key.dst_device));
+    return;
+  }
+  if (from_host) {
+    receiver->CopyHostToDevice(in, out, std::move(done));
+    return;
+  }
+  if (to_host) {
+    sender->CopyDeviceToHost(in, out, std::move(done));
+    return;
+  }
+  // Device to another device: staged through host memory.
+  auto staged = std::make_shared<Tensor>();
+  sender->CopyDeviceToHost(
+      in, staged.get(),
+      [receiver, staged, out, done = std::move(done)](const absl::Status& s) {
+        if (!s.ok()) {
+          done(s);
+          return;
+        }
+        receiver->CopyHostToDevice(*staged, out,
+                                   [staged, done](const absl::Status& s2) {
+                                     done(s2);
+                                   });
+      });
 }
 
 IntraProcessRendezvous::IntraProcessRendezvous(SameProcessCopyFn copy)
-    : copy_(copy ? std::move(copy) : SameProcessCopyFn(HostOnlySameProcessCopy)) {}
+    : copy_(copy ? std::move(copy) : SameProcessCopyFn(SameProcessCopy)) {}
 
 IntraProcessRendezvous::~IntraProcessRendezvous() = default;
 

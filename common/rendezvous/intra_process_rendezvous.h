@@ -28,15 +28,21 @@ bool SenderIsOnHost(const RendezvousParsedKey& key,
 bool ReceiverIsOnHost(const RendezvousParsedKey& key,
                       const RendezvousInterface::Args& recv_args);
 
-// The copy for a process without accelerators: host to host needs no copy
-// at all (*out shares `in`'s buffer, exactly TensorFlow's same-worker
-// shortcut); anything involving device memory is Unimplemented until a
-// device that can copy provides its own function.
-void HostOnlySameProcessCopy(const RendezvousParsedKey& key,
-                             const RendezvousInterface::Args& send_args,
-                             const RendezvousInterface::Args& recv_args,
-                             const Tensor& in, Tensor* out,
-                             StatusCallback done);
+// The default copy, through the devices' DeviceContexts
+// (common/kernel/device_context.h):
+//  * host to host needs no copy at all: *out shares `in`'s buffer, exactly
+//    TensorFlow's same-worker shortcut;
+//  * device memory to host: the sender's device context copies it out;
+//  * host to device memory: the receiver's device context copies it in;
+//  * one device's memory to the same device: shared, like host to host;
+//  * between two devices: out to host through the sender's context, then
+//    in through the receiver's.
+// Unimplemented when the side that owns device memory has no context;
+// InvalidArgument for a dtype that cannot be copied byte for byte.
+void SameProcessCopy(const RendezvousParsedKey& key,
+                     const RendezvousInterface::Args& send_args,
+                     const RendezvousInterface::Args& recv_args,
+                     const Tensor& in, Tensor* out, StatusCallback done);
 
 // The rendezvous of one step inside one process (the local session, or the
 // device-to-device half of a worker): a LocalRendezvous whose receivers get
@@ -45,7 +51,7 @@ void HostOnlySameProcessCopy(const RendezvousParsedKey& key,
 // skip the copy. Thread-safe.
 class IntraProcessRendezvous : public RendezvousInterface {
  public:
-  // `copy` defaults to HostOnlySameProcessCopy.
+  // `copy` defaults to SameProcessCopy.
   explicit IntraProcessRendezvous(SameProcessCopyFn copy = nullptr);
   ~IntraProcessRendezvous() override;
 

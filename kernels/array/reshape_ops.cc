@@ -195,6 +195,19 @@ REGISTER_KERNEL_BUILDER(Name("ExpandDims")
                             .TypeConstraint("Tdim", array_ops::kIndexTypes),
                         ExpandDimsOp);
 REGISTER_KERNEL_BUILDER(Name("Squeeze").Device(DEVICE_CPU), SqueezeOp);
+// On a GPU the data stays in device memory and only the shape arguments,
+// read on the host, are host memory (as TensorFlow registers them).
+REGISTER_KERNEL_BUILDER(Name("Reshape")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("shape")
+                            .TypeConstraint("Tshape", array_ops::kIndexTypes),
+                        ReshapeOp);
+REGISTER_KERNEL_BUILDER(Name("ExpandDims")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("dim")
+                            .TypeConstraint("Tdim", array_ops::kIndexTypes),
+                        ExpandDimsOp);
+REGISTER_KERNEL_BUILDER(Name("Squeeze").Device(DEVICE_GPU), SqueezeOp);
 
 }  // namespace
 }  // namespace tributary

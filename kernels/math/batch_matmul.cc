@@ -17,29 +17,6 @@
 namespace tributary {
 namespace {
 
-// For each output batch (flattened), the flattened batch index of one input
-// under broadcasting `reshape`/`bcast` (from BCast over the batch dims).
-std::vector<int64_t> BatchIndices(const BCast::Vec& result,
-                                  const BCast::Vec& reshape) {
-  int64_t total = 1;
-  for (int64_t d : result) total *= d;
-  std::vector<int64_t> indices(total);
-  const int rank = static_cast<int>(result.size());
-  std::vector<int64_t> coord(rank, 0);
-  for (int64_t i = 0; i < total; ++i) {
-    int64_t index = 0;
-    for (int k = 0; k < rank; ++k) {
-      index = index * reshape[k] + (reshape[k] == 1 ? 0 : coord[k]);
-    }
-    indices[i] = index;
-    for (int k = rank - 1; k >= 0; --k) {
-      if (++coord[k] < result[k]) break;
-      coord[k] = 0;
-    }
-  }
-  return indices;
-}
-
 template <typename T>
 constexpr bool kIsComplex =
     std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
@@ -100,8 +77,8 @@ class BatchMatMulV2Op : public OpKernel {
     const bool broadcast = !bcast.IsIdentity(0) || !bcast.IsIdentity(1);
     std::vector<int64_t> x_index, y_index;
     if (broadcast) {
-      x_index = BatchIndices(bcast.result_shape(), bcast.x_reshape());
-      y_index = BatchIndices(bcast.result_shape(), bcast.y_reshape());
+      x_index = BroadcastBatchIndices(bcast.result_shape(), bcast.x_reshape());
+      y_index = BroadcastBatchIndices(bcast.result_shape(), bcast.y_reshape());
     }
     const T* x_data = x.flat<T>().data();
     const T* y_data = y.flat<T>().data();

@@ -136,4 +136,25 @@ std::vector<int64_t> BCastList::SourceIndices(int i) const {
   return indices;
 }
 
+std::vector<int64_t> BroadcastBatchIndices(const BCast::Vec& result,
+                                           const BCast::Vec& reshape) {
+  int64_t total = 1;
+  for (int64_t d : result) total *= d;
+  std::vector<int64_t> indices(total);
+  const int rank = static_cast<int>(result.size());
+  std::vector<int64_t> coord(rank, 0);
+  for (int64_t i = 0; i < total; ++i) {
+    int64_t index = 0;
+    for (int k = 0; k < rank; ++k) {
+      index = index * reshape[k] + (reshape[k] == 1 ? 0 : coord[k]);
+    }
+    indices[i] = index;
+    for (int k = rank - 1; k >= 0; --k) {
+      if (++coord[k] < result[k]) break;
+      coord[k] = 0;
+    }
+  }
+  return indices;
+}
+
 }  // namespace tributary

@@ -71,6 +71,12 @@ inline BCastList::Vec ShapeToVec(const TensorShape& shape) {
   return BCastList::Vec(dims.begin(), dims.end());
 }
 
+// For each output batch of a broadcast batched product (flattened), the
+// flattened batch index of one input, from BCast's result_shape() and that
+// input's x_reshape()/y_reshape(). Shared by the CPU and GPU BatchMatMulV2.
+std::vector<int64_t> BroadcastBatchIndices(const BCast::Vec& result,
+                                           const BCast::Vec& reshape);
+
 }  // namespace tributary
 
 #endif  // TRIBUTARY_KERNELS_MATH_BCAST_H_

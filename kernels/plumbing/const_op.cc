@@ -20,8 +20,13 @@ class ConstantOp : public OpKernel {
     const tensorflow::TensorProto* proto = nullptr;
     OP_REQUIRES_OK(context, context->GetAttr("value", &proto));
     if (context->device() != nullptr) {
+      // Host memory where the kernel's output is (int32 and strings on a
+      // GPU, everything on a CPU), the device's own memory otherwise.
+      AllocatorAttributes attr;
+      const MemoryTypeSlice types = context->output_memory_types();
+      attr.set_on_host(!types.empty() && types[0] == HOST_MEMORY);
       OP_REQUIRES_OK(context, context->device()->MakeTensorFromProto(
-                                  *proto, AllocatorAttributes(), &tensor_));
+                                  *proto, attr, &tensor_));
     } else {
       absl::StatusOr<Tensor> parsed =
           Tensor::FromProto(*proto, context->allocator());
@@ -57,6 +62,7 @@ class ConstantOp : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(Name("Const").Device(DEVICE_CPU), ConstantOp);
+REGISTER_KERNEL_BUILDER(Name("Const").Device(DEVICE_GPU), ConstantOp);
 
 }  // namespace
 }  // namespace tributary

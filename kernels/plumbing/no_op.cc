@@ -18,6 +18,7 @@ class NoOp : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(Name("NoOp").Device(DEVICE_CPU), NoOp);
+REGISTER_KERNEL_BUILDER(Name("NoOp").Device(DEVICE_GPU), NoOp);
 
 }  // namespace
 }  // namespace tributary

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "common/framework/status.h"
+#include "common/kernel/device_base.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_requires.h"
 
@@ -68,6 +69,10 @@ void SendOp::Compute(OpKernelContext* ctx) {
                              &in_loop, &key));
   RendezvousInterface::Args args;
   args.alloc_attrs = ctx->input_alloc_attr(0);
+  // A receiver on another device copies out of our memory through it.
+  if (ctx->device() != nullptr) {
+    args.device_context = ctx->device()->device_context();
+  }
   // A dead input (untaken branch) still has to reach the receiver, which
   // then propagates deadness on its side; its value is meaningless and the
   // executor may not have one, so none is read.
@@ -100,6 +105,10 @@ void RecvOp::ComputeAsync(OpKernelContext* ctx, DoneCallback done) {
                        done);
   RendezvousInterface::Args args;
   args.alloc_attrs = ctx->output_alloc_attr(0);
+  // A sender on another device's memory copies into ours through it.
+  if (ctx->device() != nullptr) {
+    args.device_context = ctx->device()->device_context();
+  }
   // TensorFlow 1 relies on the session aborting the rendezvous alone; we
   // also register with the step's cancellation manager so that cancelling
   // a step releases every waiting _Recv even if nobody aborts.
@@ -125,5 +134,14 @@ REGISTER_KERNEL_BUILDER(Name("_Recv").Device(DEVICE_CPU), RecvOp);
 // the same kernels.
 REGISTER_KERNEL_BUILDER(Name("_HostSend").Device(DEVICE_CPU), SendOp);
 REGISTER_KERNEL_BUILDER(Name("_HostRecv").Device(DEVICE_CPU), RecvOp);
+// On a GPU the value stays where it is (device memory for _Send/_Recv, host
+// memory for the _Host variants); the rendezvous' copy moves it to where
+// the receiver wants it through the devices' DeviceContexts.
+REGISTER_KERNEL_BUILDER(Name("_Send").Device(DEVICE_GPU), SendOp);
+REGISTER_KERNEL_BUILDER(Name("_Recv").Device(DEVICE_GPU), RecvOp);
+REGISTER_KERNEL_BUILDER(Name("_HostSend").Device(DEVICE_GPU).HostMemory("tensor"),
+                        SendOp);
+REGISTER_KERNEL_BUILDER(Name("_HostRecv").Device(DEVICE_GPU).HostMemory("tensor"),
+                        RecvOp);
 
 }  // namespace tributary
