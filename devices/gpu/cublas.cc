@@ -28,7 +28,6 @@ struct Cublas::Library {
 
 namespace {
 
-
 template <typename F>
 bool Resolve(void* library, const char* symbol, F* out) {
   *out = reinterpret_cast<F>(dlsym(library, symbol));
@@ -144,9 +143,8 @@ absl::Status Cublas::Gemm(const GemmArgs& args) {
       compute, CUBLAS_GEMM_DEFAULT);
   if (status != CUBLAS_STATUS_SUCCESS) {
     return errors::Internal("cuBLAS matrix product (", args.m, "x", args.k,
-                            " by ", args.k, "x", args.n, ", batch ",
-                            args.batch, ") on GPU ",
-                            gpu_->properties().ordinal, ": ",
+                            " by ", args.k, "x", args.n, ", batch ", args.batch,
+                            ") on GPU ", gpu_->properties().ordinal, ": ",
                             library_->status_string(status));
   }
   return absl::OkStatus();

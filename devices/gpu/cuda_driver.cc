@@ -23,13 +23,13 @@ absl::StatusOr<const CudaDriver*> LoadDriver(CudaDriver* driver) {
         "no CUDA driver: libcuda.so.1 could not be opened (",
         why ? why : "unknown reason", ")");
   }
-#define TRIB_CUDA_RESOLVE(fn)                                            \
-  driver->fn = reinterpret_cast<decltype(driver->fn)>(                   \
-      dlsym(library, TRIB_CUDA_SYMBOL(fn)));                             \
-  if (driver->fn == nullptr) {                                           \
-    return errors::FailedPrecondition(                                   \
-        "the CUDA driver in libcuda.so.1 lacks ", TRIB_CUDA_SYMBOL(fn),  \
-        ": it is older than CUDA 12; update the NVIDIA driver");         \
+#define TRIB_CUDA_RESOLVE(fn)                                           \
+  driver->fn = reinterpret_cast<decltype(driver->fn)>(                  \
+      dlsym(library, TRIB_CUDA_SYMBOL(fn)));                            \
+  if (driver->fn == nullptr) {                                          \
+    return errors::FailedPrecondition(                                  \
+        "the CUDA driver in libcuda.so.1 lacks ", TRIB_CUDA_SYMBOL(fn), \
+        ": it is older than CUDA 12; update the NVIDIA driver");        \
   }
   TRIB_CUDA_DRIVER_FUNCTIONS(TRIB_CUDA_RESOLVE)
 #undef TRIB_CUDA_RESOLVE

@@ -8,8 +8,9 @@
 // error and the GPU device factory creates no devices, so one binary serves
 // hosts with and without GPUs (TensorFlow's stream executor does the same).
 //
-//   ASSIGN_OR_RETURN(const CudaDriver* cu, CudaDriver::Get());
-//   TRIB_RETURN_IF_ERROR(CudaCall(*cu, cu->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"));
+//   TRIB_ASSIGN_OR_RETURN(const CudaDriver* cu, CudaDriver::Get());
+//   TRIB_RETURN_IF_ERROR(
+//       CudaCall(*cu, cu->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"));
 //
 // Each member is the function of the same name in <cuda.h>. cuda.h maps
 // some names to versioned symbols (cuMemAlloc is cuMemAlloc_v2); the member

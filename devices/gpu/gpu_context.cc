@@ -43,9 +43,8 @@ class PinnedHostSubAllocator : public SubAllocator {
   void* Alloc(size_t /*alignment*/, size_t num_bytes) override {
     if (!gpu_->Activate().ok()) return nullptr;
     void* ptr = nullptr;
-    if (gpu_->driver().cuMemHostAlloc(&ptr, num_bytes,
-                                      CU_MEMHOSTALLOC_PORTABLE) !=
-        CUDA_SUCCESS) {
+    if (gpu_->driver().cuMemHostAlloc(
+            &ptr, num_bytes, CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS) {
       return nullptr;
     }
     return ptr;
@@ -74,8 +73,9 @@ absl::StatusOr<GpuProperties> ProbeGpu(const CudaDriver& cu, int ordinal) {
   TRIB_RETURN_IF_ERROR(CudaCall(cu, cu.cuDeviceGet(&device, ordinal),
                                 absl::StrCat("cuDeviceGet(", ordinal, ")")));
   char name[256] = {0};
-  TRIB_RETURN_IF_ERROR(CudaCall(
-      cu, cu.cuDeviceGetName(name, sizeof(name) - 1, device), "cuDeviceGetName"));
+  TRIB_RETURN_IF_ERROR(
+      CudaCall(cu, cu.cuDeviceGetName(name, sizeof(name) - 1, device),
+               "cuDeviceGetName"));
   p.name = name;
   char bus[64] = {0};
   TRIB_RETURN_IF_ERROR(
@@ -128,27 +128,29 @@ GpuContext::GpuContext(const CudaDriver* driver, GpuProperties properties)
 absl::Status GpuContext::Initialize(const tensorflow::GPUOptions& options) {
   const CudaDriver& cu = *driver_;
   CUdevice device = 0;
-  TRIB_RETURN_IF_ERROR(
-      CudaCall(cu, cu.cuDeviceGet(&device, properties_.ordinal), "cuDeviceGet"));
+  TRIB_RETURN_IF_ERROR(CudaCall(
+      cu, cu.cuDeviceGet(&device, properties_.ordinal), "cuDeviceGet"));
   // The primary context is the one the CUDA runtime (and so cuBLAS and
   // cuDNN) uses, so their work and ours share one address space.
-  TRIB_RETURN_IF_ERROR(CudaCall(
-      cu, cu.cuDevicePrimaryCtxRetain(&context_, device), "cuDevicePrimaryCtxRetain"));
+  TRIB_RETURN_IF_ERROR(CudaCall(cu,
+                                cu.cuDevicePrimaryCtxRetain(&context_, device),
+                                "cuDevicePrimaryCtxRetain"));
   TRIB_RETURN_IF_ERROR(Activate());
   for (CUstream* stream :
        {&compute_, &host_to_device_, &device_to_host_, &device_to_device_}) {
     // Non-blocking: no implicit synchronisation with the legacy default
     // stream, which cuBLAS or other libraries in the process might use.
-    TRIB_RETURN_IF_ERROR(CudaCall(
-        cu, cu.cuStreamCreate(stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"));
+    TRIB_RETURN_IF_ERROR(
+        CudaCall(cu, cu.cuStreamCreate(stream, CU_STREAM_NON_BLOCKING),
+                 "cuStreamCreate"));
   }
   size_t free_bytes = 0;
   size_t total_bytes = 0;
   TRIB_RETURN_IF_ERROR(
       CudaCall(cu, cu.cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo"));
-  TRIB_ASSIGN_OR_RETURN(memory_limit_,
-                        GpuMemoryLimit(options, static_cast<int64_t>(total_bytes),
-                                       static_cast<int64_t>(free_bytes)));
+  TRIB_ASSIGN_OR_RETURN(
+      memory_limit_, GpuMemoryLimit(options, static_cast<int64_t>(total_bytes),
+                                    static_cast<int64_t>(free_bytes)));
   BFCAllocator::Options device_options;
   device_options.memory_limit = static_cast<size_t>(memory_limit_);
   device_options.allow_growth = options.allow_growth();
@@ -213,19 +215,18 @@ absl::StatusOr<CUfunction> GpuContext::GetKernel(const GpuKernelImage& image,
     module = loaded->second;
   } else {
     TRIB_RETURN_IF_ERROR(Activate());
-    TRIB_RETURN_IF_ERROR(CudaCall(
-        cu, cu.cuModuleLoadData(&module, image.data),
-        absl::StrCat("loading GPU kernels '", image.name, "' on GPU ",
-                     properties_.ordinal, " (compute capability ",
-                     properties_.cc_major, ".", properties_.cc_minor,
-                     "; built for 9.0 and later)")));
+    TRIB_RETURN_IF_ERROR(
+        CudaCall(cu, cu.cuModuleLoadData(&module, image.data),
+                 absl::StrCat("loading GPU kernels '", image.name, "' on GPU ",
+                              properties_.ordinal, " (compute capability ",
+                              properties_.cc_major, ".", properties_.cc_minor,
+                              "; built for 9.0 and later)")));
     modules_[&image] = module;
   }
   CUfunction function = nullptr;
   CUresult result = cu.cuModuleGetFunction(&function, module, name);
   if (result == CUDA_ERROR_NOT_FOUND) {
-    return errors::NotFound("no GPU kernel '", name, "' in '", image.name,
-                            "'");
+    return errors::NotFound("no GPU kernel '", name, "' in '", image.name, "'");
   }
   TRIB_RETURN_IF_ERROR(CudaCall(cu, result, "cuModuleGetFunction"));
   kernels_[std::make_pair(&image, std::string(name))] = function;

@@ -42,10 +42,10 @@ namespace tributary {
 
 // What the driver reports about one GPU, read without creating a context.
 struct GpuProperties {
-  int ordinal = 0;           // CUDA's number, after CUDA_VISIBLE_DEVICES
-  std::string name;          // "NVIDIA H100 80GB HBM3"
-  std::string pci_bus_id;    // "0000:19:00.0"
-  int cc_major = 0;          // compute capability
+  int ordinal = 0;         // CUDA's number, after CUDA_VISIBLE_DEVICES
+  std::string name;        // "NVIDIA H100 80GB HBM3"
+  std::string pci_bus_id;  // "0000:19:00.0"
+  int cc_major = 0;        // compute capability
   int cc_minor = 0;
   int multiprocessors = 0;
   int64_t total_memory = 0;  // bytes
@@ -114,8 +114,7 @@ class GpuContext {
   absl::Mutex mu_;
   absl::flat_hash_map<const GpuKernelImage*, CUmodule> modules_
       ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<std::pair<const GpuKernelImage*, std::string>,
-                      CUfunction>
+  absl::flat_hash_map<std::pair<const GpuKernelImage*, std::string>, CUfunction>
       kernels_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -35,8 +35,7 @@ void GpuDevice::Compute(OpKernel* op_kernel, OpKernelContext* context) {
   op_kernel->Compute(context);
 }
 
-void GpuDevice::ComputeAsync(AsyncOpKernel* op_kernel,
-                             OpKernelContext* context,
+void GpuDevice::ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,
                              std::function<void()> done) {
   absl::Status active = gpu_->Activate();
   if (!active.ok()) {

@@ -81,12 +81,12 @@ absl::Status CopyInThroughStaging(GpuContext* gpu, const void* src,
         if (!status.ok()) break;
       }
       std::memcpy(buffers[b], static_cast<const char*>(src) + offset, n);
-      status = CudaCall(cu, cu.cuMemcpyHtoDAsync(dst + offset, buffers[b], n,
-                                                 stream),
-                        "copying a staged chunk to the GPU");
+      status = CudaCall(
+          cu, cu.cuMemcpyHtoDAsync(dst + offset, buffers[b], n, stream),
+          "copying a staged chunk to the GPU");
       if (status.ok()) {
-        status = CudaCall(cu, cu.cuEventRecord(copied[b], stream),
-                          "cuEventRecord");
+        status =
+            CudaCall(cu, cu.cuEventRecord(copied[b], stream), "cuEventRecord");
       }
     }
     if (status.ok()) status = gpu->SynchronizeStream(stream);

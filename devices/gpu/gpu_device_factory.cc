@@ -38,7 +38,7 @@ class GpuDeviceFactory : public DeviceFactory {
       static std::atomic<bool> said{false};
       if (!said.exchange(true)) {
         GpuLog().info("no GPU devices: {}",
-                     std::string(driver.status().message()));
+                      std::string(driver.status().message()));
       }
       return absl::OkStatus();
     }
@@ -49,7 +49,8 @@ class GpuDeviceFactory : public DeviceFactory {
     TRIB_ASSIGN_OR_RETURN(std::vector<int> ordinals,
                           VisibleGpuOrdinals(config, num_gpus));
     if (ordinals.empty()) return absl::OkStatus();
-    auto host_pool = std::make_shared<CpuThreadPool>(kHostThreadsPerGpuFactoryCall);
+    auto host_pool =
+        std::make_shared<CpuThreadPool>(kHostThreadsPerGpuFactoryCall);
     for (size_t i = 0; i < ordinals.size(); ++i) {
       TRIB_ASSIGN_OR_RETURN(
           GpuContext * gpu,

@@ -28,9 +28,9 @@ absl::Status LaunchGpuKernel(GpuDevice* gpu, const GpuKernelImage& image,
   const CudaDriver& cu = context->driver();
   return CudaCall(
       cu,
-      cu.cuLaunchKernel(function, config.blocks, 1, 1,
-                        config.threads_per_block, 1, 1, config.shared_bytes,
-                        context->compute_stream(), params.data(), nullptr),
+      cu.cuLaunchKernel(function, config.blocks, 1, 1, config.threads_per_block,
+                        1, 1, config.shared_bytes, context->compute_stream(),
+                        params.data(), nullptr),
       absl::StrCat("launching GPU kernel ", kernel, " on ", gpu->name()));
 }
 

@@ -23,20 +23,19 @@ absl::StatusOr<std::vector<int>> VisibleGpuOrdinals(
       entry = absl::StripAsciiWhitespace(entry);
       int ordinal = -1;
       if (!absl::SimpleAtoi(entry, &ordinal) || ordinal < 0) {
-        return errors::InvalidArgument(
-            "gpu_options.visible_device_list '", list, "': '", entry,
-            "' is not a GPU number");
+        return errors::InvalidArgument("gpu_options.visible_device_list '",
+                                       list, "': '", entry,
+                                       "' is not a GPU number");
       }
       if (ordinal >= num_gpus) {
         return errors::InvalidArgument(
-            "gpu_options.visible_device_list '", list, "' names GPU ",
-            ordinal, ", but this process sees ", num_gpus,
+            "gpu_options.visible_device_list '", list, "' names GPU ", ordinal,
+            ", but this process sees ", num_gpus,
             " GPU(s) (numbered after CUDA_VISIBLE_DEVICES)");
       }
       if (!seen.insert(ordinal).second) {
         return errors::InvalidArgument("gpu_options.visible_device_list '",
-                                       list, "' names GPU ", ordinal,
-                                       " twice");
+                                       list, "' names GPU ", ordinal, " twice");
       }
       ordinals.push_back(ordinal);
     }

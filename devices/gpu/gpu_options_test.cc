@@ -94,10 +94,10 @@ TEST(GpuMemoryLimitTest, RejectsBadFractionsAndFullGpus) {
 }
 
 TEST(GpuPhysicalDeviceDescTest, TensorFlowsWords) {
-  EXPECT_EQ(GpuPhysicalDeviceDesc(0, "NVIDIA H100 80GB HBM3", "0000:19:00.0", 9,
-                                  0),
-            "device: 0, name: NVIDIA H100 80GB HBM3, pci bus id: "
-            "0000:19:00.0, compute capability: 9.0");
+  EXPECT_EQ(
+      GpuPhysicalDeviceDesc(0, "NVIDIA H100 80GB HBM3", "0000:19:00.0", 9, 0),
+      "device: 0, name: NVIDIA H100 80GB HBM3, pci bus id: "
+      "0000:19:00.0, compute capability: 9.0");
 }
 
 }  // namespace

@@ -196,16 +196,18 @@ REGISTER_KERNEL_BUILDER(Name("ExpandDims")
                         ExpandDimsOp);
 REGISTER_KERNEL_BUILDER(Name("Squeeze").Device(DEVICE_CPU), SqueezeOp);
 // On a GPU the data stays in device memory and only the shape arguments,
-// read on the host, are host memory (as TensorFlow registers them).
+// read on the host, are host memory (as TensorFlow registers them). int32
+// shapes only, which always live in host memory on a GPU: an int64 one made
+// on the GPU is not yet copied to host memory reliably (issue 12).
 REGISTER_KERNEL_BUILDER(Name("Reshape")
                             .Device(DEVICE_GPU)
                             .HostMemory("shape")
-                            .TypeConstraint("Tshape", array_ops::kIndexTypes),
+                            .TypeConstraint<int32_t>("Tshape"),
                         ReshapeOp);
 REGISTER_KERNEL_BUILDER(Name("ExpandDims")
                             .Device(DEVICE_GPU)
                             .HostMemory("dim")
-                            .TypeConstraint("Tdim", array_ops::kIndexTypes),
+                            .TypeConstraint<int32_t>("Tdim"),
                         ExpandDimsOp);
 REGISTER_KERNEL_BUILDER(Name("Squeeze").Device(DEVICE_GPU), SqueezeOp);
 

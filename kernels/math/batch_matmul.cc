@@ -11,7 +11,7 @@
 #include "common/framework/types.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
-#include "kernels/math/bcast.h"
+#include "kernels/math/batch_matmul_shape.h"
 #include "kernels/math/matmul_functor.h"
 
 namespace tributary {
@@ -32,41 +32,16 @@ class BatchMatMulV2Op : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     const Tensor& y = ctx->input(1);
-    OP_REQUIRES(ctx, x.dims() >= 2,
-                errors::InvalidArgument("In[0] ndims must be >= 2: ", x.dims()));
-    OP_REQUIRES(ctx, y.dims() >= 2,
-                errors::InvalidArgument("In[1] ndims must be >= 2: ", y.dims()));
-
-    BCast::Vec x_batch(x.shape().dim_sizes().begin(),
-                       x.shape().dim_sizes().end() - 2);
-    BCast::Vec y_batch(y.shape().dim_sizes().begin(),
-                       y.shape().dim_sizes().end() - 2);
-    BCast bcast(x_batch, y_batch);
-    OP_REQUIRES(ctx, bcast.IsValid(),
-                errors::InvalidArgument(
-                    "In[0] and In[1] must have compatible batch dimensions: ",
-                    x.shape().DebugString(), " vs. ", y.shape().DebugString()));
-
-    const int64_t x_rows = x.dim_size(x.dims() - 2);
-    const int64_t x_cols = x.dim_size(x.dims() - 1);
-    const int64_t y_rows = y.dim_size(y.dims() - 2);
-    const int64_t y_cols = y.dim_size(y.dims() - 1);
-    const int64_t m = adj_x_ ? x_cols : x_rows;
-    const int64_t k = adj_x_ ? x_rows : x_cols;
-    const int64_t k2 = adj_y_ ? y_cols : y_rows;
-    const int64_t n = adj_y_ ? y_rows : y_cols;
-    OP_REQUIRES(ctx, k == k2,
-                errors::InvalidArgument(
-                    "Matrix size-incompatible: In[0]: ",
-                    x.shape().DebugString(), ", In[1]: ",
-                    y.shape().DebugString()));
+    absl::StatusOr<BatchMatMulShape> shape =
+        ComputeBatchMatMulShape(x, y, adj_x_, adj_y_);
+    OP_REQUIRES_OK(ctx, shape.status());
+    const int64_t x_rows = shape->x_rows, x_cols = shape->x_cols;
+    const int64_t y_rows = shape->y_rows, y_cols = shape->y_cols;
+    const int64_t m = shape->m, k = shape->k, n = shape->n;
 
     OP_REQUIRES_OK(ctx, functor::MatMulBackendStatus<T>());
-    TensorShape out_shape(absl::Span<const int64_t>(bcast.output_shape()));
-    OP_REQUIRES_OK(ctx, out_shape.AddDimWithStatus(m));
-    OP_REQUIRES_OK(ctx, out_shape.AddDimWithStatus(n));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape->out, &out));
     if (out->NumElements() == 0) return;
     if (k == 0) {
       out->flat<T>().setZero();
@@ -74,12 +49,9 @@ class BatchMatMulV2Op : public OpKernel {
     }
 
     const int64_t batches = out->NumElements() / (m * n);
-    const bool broadcast = !bcast.IsIdentity(0) || !bcast.IsIdentity(1);
-    std::vector<int64_t> x_index, y_index;
-    if (broadcast) {
-      x_index = BroadcastBatchIndices(bcast.result_shape(), bcast.x_reshape());
-      y_index = BroadcastBatchIndices(bcast.result_shape(), bcast.y_reshape());
-    }
+    const bool broadcast = shape->broadcast;
+    const std::vector<int64_t>& x_index = shape->x_index;
+    const std::vector<int64_t>& y_index = shape->y_index;
     const T* x_data = x.flat<T>().data();
     const T* y_data = y.flat<T>().data();
     // The adjoint of a complex matrix: conjugate a copy, then transpose it

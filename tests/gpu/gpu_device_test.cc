@@ -2,6 +2,8 @@
 // on a GPU: the devices it lists, copies in and out, memory options, a
 // clear RESOURCE_EXHAUSTED when device memory runs out, soft placement of
 // an op without a GPU kernel, and a graph whose nodes share one GPU.
+#include "devices/gpu/gpu_device.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,7 +13,6 @@
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_testutil.h"
 #include "devices/gpu/cuda_driver.h"
-#include "devices/gpu/gpu_device.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/gpu/gpu_test_util.h"
@@ -92,9 +93,11 @@ TEST(GpuDeviceTest, CopiesInAndOutKeepEveryByte) {
   for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{1000}, int64_t{1} << 24}) {
     Tensor host = gpu_test::RandomTensor(DT_FLOAT, TensorShape({n}), -1, 1, 7);
     Tensor on_gpu;
-    ASSERT_TRUE(gpu->gpu_device_context()->CopyHostToDeviceSync(host, &on_gpu).ok());
+    ASSERT_TRUE(
+        gpu->gpu_device_context()->CopyHostToDeviceSync(host, &on_gpu).ok());
     Tensor back;
-    ASSERT_TRUE(gpu->gpu_device_context()->CopyDeviceToHostSync(on_gpu, &back).ok());
+    ASSERT_TRUE(
+        gpu->gpu_device_context()->CopyDeviceToHostSync(on_gpu, &back).ok());
     test::ExpectTensorEqual<float>(back, host);
   }
   // Strings do not go to a GPU.
@@ -110,8 +113,9 @@ TEST(GpuDeviceTest, OutOfDeviceMemoryIsResourceExhaustedNamingTheNode) {
   // [n,1] x [1,n] floats with n = 400000 would need 640 GB.
   gpu_test::OpCall call;
   call.op = "MatMul";
-  call.inputs = {gpu_test::RandomTensor(DT_FLOAT, TensorShape({400000, 1}), 0, 1, 1),
-                 gpu_test::RandomTensor(DT_FLOAT, TensorShape({1, 400000}), 0, 1, 2)};
+  call.inputs = {
+      gpu_test::RandomTensor(DT_FLOAT, TensorShape({400000, 1}), 0, 1, 1),
+      gpu_test::RandomTensor(DT_FLOAT, TensorShape({1, 400000}), 0, 1, 2)};
   call.attrs = {{"transpose_a", gpu_test::BoolAttr(false)},
                 {"transpose_b", gpu_test::BoolAttr(false)}};
   absl::StatusOr<std::vector<Tensor>> result =
@@ -123,8 +127,9 @@ TEST(GpuDeviceTest, OutOfDeviceMemoryIsResourceExhaustedNamingTheNode) {
   EXPECT_THAT(result.status().message(), HasSubstr("640000000000 bytes asked"));
   EXPECT_THAT(result.status().message(), HasSubstr("limit"));
   // The GPU is still usable afterwards.
-  call.inputs = {gpu_test::RandomTensor(DT_FLOAT, TensorShape({4, 3}), 0, 1, 1),
-                 gpu_test::RandomTensor(DT_FLOAT, TensorShape({3, 5}), 0, 1, 2)};
+  call.inputs = {
+      gpu_test::RandomTensor(DT_FLOAT, TensorShape({4, 3}), 0, 1, 1),
+      gpu_test::RandomTensor(DT_FLOAT, TensorShape({3, 5}), 0, 1, 2)};
   EXPECT_TRUE(gpu_test::RunOp(call, "/device:GPU:0").ok());
 }
 

@@ -5,6 +5,7 @@
 // device-to-host copies of the rendezvous. Skipped without a GPU.
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/framework/tensor.h"
@@ -22,6 +23,7 @@ using gpu_test::BoolAttr;
 using gpu_test::OpCall;
 using gpu_test::RandomTensor;
 using gpu_test::RunOp;
+using gpu_test::TypeAttr;
 
 // Largest |a - b| / (1 + |b|) over the elements, as doubles.
 double MaxRelativeError(const Tensor& a, const Tensor& b) {
@@ -37,6 +39,8 @@ double MaxRelativeError(const Tensor& a, const Tensor& b) {
         return static_cast<float>(t.flat<Eigen::bfloat16>()(i));
       case DT_INT32:
         return t.flat<int32_t>()(i);
+      case DT_INT64:
+        return static_cast<double>(t.flat<int64_t>()(i));
       default:
         return NAN;
     }
@@ -45,6 +49,7 @@ double MaxRelativeError(const Tensor& a, const Tensor& b) {
   for (int64_t i = 0; i < a.NumElements(); ++i) {
     const double x = at(a, i), y = at(b, i);
     if (std::isnan(x) && std::isnan(y)) continue;
+    if (x == y) continue;  // equal infinities too
     const double e = std::fabs(x - y) / (1.0 + std::fabs(y));
     if (!(e <= worst)) worst = e;  // NaN on one side only counts as worst
   }
@@ -322,6 +327,266 @@ TEST(GpuKernelsTest, ANetworkOnTheGpuMatchesTheCpu) {
   absl::StatusOr<Tensor> cpu = RunMlp("/device:CPU:0", x);
   ASSERT_TRUE(cpu.ok()) << cpu.status();
   EXPECT_LE(MaxRelativeError(*gpu, *cpu), 1e-5);
+}
+
+// ---- Cast, Fill, Transpose, reductions, ArgMax, softmax, cross entropy ----
+
+TEST(GpuKernelsTest, CastBetweenFloatingTypesMatchesTheCpu) {
+  TRIB_SKIP_WITHOUT_GPU();
+  for (DataType src : {DT_FLOAT, DT_DOUBLE, DT_HALF}) {
+    for (DataType dst : {DT_FLOAT, DT_DOUBLE, DT_HALF}) {
+      for (const TensorShape& shape :
+           {TensorShape({37, 29}), TensorShape({0, 3})}) {
+        OpCall call;
+        call.op = "Cast";
+        // Values drawn as floats: every conversion rounds at most once, so
+        // the GPU and the CPU agree exactly.
+        call.inputs = {RandomTensor(src, shape, -60000, 60000, 31)};
+        call.attrs = {{"SrcT", TypeAttr(src)}, {"DstT", TypeAttr(dst)}};
+        ExpectGpuMatchesCpu(call, 0);
+      }
+    }
+  }
+}
+
+TEST(GpuKernelsTest, FillZerosLikeAndOnesLikeMatchTheCpu) {
+  TRIB_SKIP_WITHOUT_GPU();
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE, DT_HALF}) {
+    for (const char* op : {"ZerosLike", "OnesLike"}) {
+      for (const TensorShape& shape :
+           {TensorShape({5, 7, 3}), TensorShape({}), TensorShape({0, 4})}) {
+        OpCall call;
+        call.op = op;
+        call.inputs = {RandomTensor(dtype, shape, -3, 3, 32)};
+        ExpectGpuMatchesCpu(call, 0);
+      }
+    }
+    // Fill: dims (host memory; int32, as int64 index arguments have no GPU
+    // kernel yet) then the value, whose dtype is T.
+    OpCall fill;
+    fill.op = "Fill";
+    fill.inputs = {test::AsTensor<int32_t>({3, 4, 5}, TensorShape({3})),
+                   RandomTensor(dtype, TensorShape({}), -3, 3, 33)};
+    fill.attrs = {{"T", TypeAttr(dtype)}};
+    fill.const_inputs = {0};
+    ExpectGpuMatchesCpu(fill, 0);
+    OpCall fill64 = fill;
+    fill64.inputs[0] = test::AsTensor<int32_t>({1000, 7}, TensorShape({2}));
+    ExpectGpuMatchesCpu(fill64, 0);
+    OpCall empty = fill;
+    empty.inputs[0] = test::AsTensor<int32_t>({0, 4}, TensorShape({2}));
+    ExpectGpuMatchesCpu(empty, 0);
+  }
+  // A negative dimension fails alike.
+  OpCall bad;
+  bad.op = "Fill";
+  bad.inputs = {test::AsTensor<int32_t>({2, -1}, TensorShape({2})),
+                RandomTensor(DT_FLOAT, TensorShape({}), 0, 1, 34)};
+  bad.attrs = {{"T", TypeAttr(DT_FLOAT)}};
+  bad.const_inputs = {0};
+  absl::StatusOr<std::vector<Tensor>> gpu = RunOp(bad, "/device:GPU:0");
+  ASSERT_FALSE(gpu.ok());
+  EXPECT_EQ(gpu.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(GpuKernelsTest, TransposeMatchesTheCpu) {
+  TRIB_SKIP_WITHOUT_GPU();
+  struct Case {
+    TensorShape shape;
+    std::vector<int32_t> perm;
+  };
+  const std::vector<Case> cases = {
+      {TensorShape({33, 65}), {1, 0}},
+      {TensorShape({4, 5, 6}), {0, 1, 2}},  // identity
+      {TensorShape({4, 5, 6}), {0, 2, 1}},
+      {TensorShape({4, 5, 6}), {2, 0, 1}},
+      {TensorShape({4, 5, 6}), {-1, 0, 1}},  // negative entries count back
+      {TensorShape({2, 3, 4, 5}), {3, 1, 0, 2}},
+      {TensorShape({2, 3, 4, 5}), {0, 2, 3, 1}},
+      {TensorShape({3, 1, 4}), {1, 0, 2}},  // no element moves
+      {TensorShape({3, 1, 4}), {2, 1, 0}},
+      {TensorShape({0, 3}), {1, 0}},
+  };
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE, DT_HALF}) {
+    for (const Case& c : cases) {
+      OpCall call;
+      call.op = "Transpose";
+      call.inputs = {RandomTensor(dtype, c.shape, -5, 5, 35),
+                     test::AsTensor<int32_t>(
+                         c.perm, TensorShape({static_cast<int64_t>(
+                                     c.perm.size())}))};
+      call.const_inputs = {1};
+      ExpectGpuMatchesCpu(call, 0);
+    }
+  }
+  // A permutation from a Const on the GPU (int32: host memory).
+  OpCall perm64;
+  perm64.op = "Transpose";
+  perm64.inputs = {RandomTensor(DT_FLOAT, TensorShape({6, 7, 8}), -1, 1, 36),
+                   test::AsTensor<int32_t>({2, 1, 0}, TensorShape({3}))};
+  perm64.const_inputs = {1};
+  ExpectGpuMatchesCpu(perm64, 0);
+  // A permutation that repeats a dimension fails alike.
+  OpCall bad = perm64;
+  bad.inputs[1] = test::AsTensor<int32_t>({0, 0, 1}, TensorShape({3}));
+  absl::StatusOr<std::vector<Tensor>> gpu = RunOp(bad, "/device:GPU:0");
+  ASSERT_FALSE(gpu.ok());
+  EXPECT_EQ(gpu.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(GpuKernelsTest, ReductionsMatchTheCpu) {
+  TRIB_SKIP_WITHOUT_GPU();
+  const std::vector<std::vector<int32_t>> axes_cases = {
+      {0}, {1}, {0, 2}, {}, {-1}, {2, 0}};
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE}) {
+    for (const char* op : {"Sum", "Mean", "Max", "Min", "Prod"}) {
+      // Prod of values near 1 stays representable.
+      const bool prod = std::string(op) == "Prod";
+      const Tensor x = RandomTensor(dtype, TensorShape({4, 5, 6}),
+                                    prod ? 0.5f : -4.0f, prod ? 1.5f : 4.0f,
+                                    37);
+      for (const std::vector<int32_t>& axes : axes_cases) {
+        for (bool keep_dims : {false, true}) {
+          OpCall call;
+          call.op = op;
+          call.inputs = {
+              x, test::AsTensor<int32_t>(
+                     axes, TensorShape({static_cast<int64_t>(axes.size())}))};
+          call.attrs = {{"keep_dims", BoolAttr(keep_dims)}};
+          call.const_inputs = {1};
+          ExpectGpuMatchesCpu(call, ToleranceFor(dtype) * 8);
+        }
+      }
+      // Shapes that take each kernel: contiguous reduced elements (a block
+      // per output), strided ones with many outputs (a thread per output),
+      // few outputs with long strided reductions, and alternating
+      // reduced/kept dimensions.
+      struct Big {
+        TensorShape shape;
+        std::vector<int32_t> axes;
+      };
+      const std::vector<Big> bigs = {
+          {TensorShape({64, 1000}), {1}},
+          {TensorShape({50, 2000}), {0}},
+          {TensorShape({3000, 20}), {0}},
+          {TensorShape({3, 4, 5, 6}), {1, 3}},
+          {TensorShape({2, 3, 4, 5, 6}), {0, 2, 4}},
+          {TensorShape({1, 7, 1}), {0, 2}},  // only size-1 axes
+          {TensorShape({0, 5}), {0}},        // empty: the identity
+          {TensorShape({5, 0}), {0}},        // empty output
+      };
+      for (const Big& b : bigs) {
+        OpCall call;
+        call.op = op;
+        call.inputs = {
+            RandomTensor(dtype, b.shape, prod ? 0.99f : -1.0f,
+                         prod ? 1.01f : 1.0f, 38),
+            test::AsTensor<int32_t>(
+                b.axes, TensorShape({static_cast<int64_t>(b.axes.size())}))};
+        call.const_inputs = {1};
+        ExpectGpuMatchesCpu(call, ToleranceFor(dtype) * 64);
+      }
+    }
+  }
+  // A negative axis; an axis out of range fails alike.
+  OpCall axes64;
+  axes64.op = "Mean";
+  axes64.inputs = {RandomTensor(DT_FLOAT, TensorShape({6, 7}), -1, 1, 39),
+                   test::AsTensor<int32_t>({-2}, TensorShape({1}))};
+  axes64.const_inputs = {1};
+  ExpectGpuMatchesCpu(axes64, ToleranceFor(DT_FLOAT) * 8);
+  OpCall bad = axes64;
+  bad.inputs[1] = test::AsTensor<int32_t>({2}, TensorShape({1}));
+  absl::StatusOr<std::vector<Tensor>> gpu = RunOp(bad, "/device:GPU:0");
+  ASSERT_FALSE(gpu.ok());
+  EXPECT_EQ(gpu.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(GpuKernelsTest, ArgMaxAndArgMinMatchTheCpu) {
+  TRIB_SKIP_WITHOUT_GPU();
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE}) {
+    for (const char* op : {"ArgMax", "ArgMin"}) {
+      for (int32_t dim : {0, 1, 2, -1}) {
+        OpCall call;
+        call.op = op;
+        call.inputs = {RandomTensor(dtype, TensorShape({7, 33, 5}), -9, 9, 40),
+                       test::AsTensor<int32_t>({dim}, TensorShape({}))};
+        call.const_inputs = {1};
+        ExpectGpuMatchesCpu(call, 0);
+      }
+    }
+  }
+  // Ties resolve to the first index, as on the CPU.
+  OpCall ties;
+  ties.op = "ArgMax";
+  ties.inputs = {test::AsTensor<float>({1, 3, 3, 2, 2, 0}, TensorShape({2, 3})),
+                 test::AsTensor<int32_t>({1}, TensorShape({}))};
+  ties.const_inputs = {1};
+  ExpectGpuMatchesCpu(ties, 0);
+}
+
+TEST(GpuKernelsTest, SoftmaxAndLogSoftmaxMatchTheCpu) {
+  TRIB_SKIP_WITHOUT_GPU();
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE}) {
+    for (const char* op : {"Softmax", "LogSoftmax"}) {
+      for (const TensorShape& shape :
+           {TensorShape({7, 33}), TensorShape({5, 1000}),
+            TensorShape({3, 4, 10}), TensorShape({1}), TensorShape({0, 4})}) {
+        OpCall call;
+        call.op = op;
+        // Large logits: without the max shift exp would overflow.
+        call.inputs = {RandomTensor(dtype, shape, -100, 100, 41)};
+        ExpectGpuMatchesCpu(call, ToleranceFor(dtype) * 8);
+      }
+    }
+  }
+}
+
+TEST(GpuKernelsTest, SoftmaxCrossEntropiesMatchTheCpu) {
+  TRIB_SKIP_WITHOUT_GPU();
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE}) {
+    for (const auto& [b, c] : std::vector<std::pair<int64_t, int64_t>>{
+             {8, 10}, {3, 700}, {1, 1}, {0, 5}}) {
+      OpCall dense;
+      dense.op = "SoftmaxCrossEntropyWithLogits";
+      dense.inputs = {RandomTensor(dtype, TensorShape({b, c}), -10, 10, 42),
+                      RandomTensor(dtype, TensorShape({b, c}), 0, 1, 43)};
+      dense.num_outputs = 2;
+      ExpectGpuMatchesCpu(dense, ToleranceFor(dtype) * 64);
+
+      if (b == 0) continue;
+      std::vector<int64_t> labels(b);
+      for (int64_t i = 0; i < b; ++i) labels[i] = (i * 7 + 3) % c;
+      OpCall sparse;
+      sparse.op = "SparseSoftmaxCrossEntropyWithLogits";
+      sparse.inputs = {RandomTensor(dtype, TensorShape({b, c}), -10, 10, 44),
+                       test::AsTensor<int64_t>(labels, TensorShape({b}))};
+      sparse.num_outputs = 2;
+      ExpectGpuMatchesCpu(sparse, ToleranceFor(dtype) * 64);
+    }
+    // Labels broadcast along the batch.
+    OpCall broadcast;
+    broadcast.op = "SoftmaxCrossEntropyWithLogits";
+    broadcast.inputs = {RandomTensor(dtype, TensorShape({6, 9}), -5, 5, 45),
+                        RandomTensor(dtype, TensorShape({1, 9}), 0, 1, 46)};
+    broadcast.num_outputs = 2;
+    ExpectGpuMatchesCpu(broadcast, ToleranceFor(dtype) * 64);
+  }
+  // An out-of-range sparse label: NaN in its row on the GPU (the CPU kernel
+  // fails instead), the other rows unaffected.
+  OpCall bad;
+  bad.op = "SparseSoftmaxCrossEntropyWithLogits";
+  bad.inputs = {RandomTensor(DT_FLOAT, TensorShape({2, 4}), -1, 1, 47),
+                test::AsTensor<int64_t>({1, 4}, TensorShape({2}))};
+  bad.num_outputs = 2;
+  absl::StatusOr<std::vector<Tensor>> gpu = RunOp(bad, "/device:GPU:0");
+  ASSERT_TRUE(gpu.ok()) << gpu.status();
+  EXPECT_FALSE(std::isnan((*gpu)[0].flat<float>()(0)));
+  EXPECT_TRUE(std::isnan((*gpu)[0].flat<float>()(1)));
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_FALSE(std::isnan((*gpu)[1].flat<float>()(k)));
+    EXPECT_TRUE(std::isnan((*gpu)[1].flat<float>()(4 + k)));
+  }
 }
 
 }  // namespace

@@ -3,12 +3,12 @@
 #include <random>
 #include <utility>
 
+#include "Eigen/Core"
 #include "absl/strings/str_cat.h"
 #include "common/framework/status.h"
 #include "common/runtime/session/local_session.h"
 #include "devices/gpu/cuda_driver.h"
 #include "protos/tensor.pb.h"
-#include "Eigen/Core"
 
 namespace tributary {
 namespace gpu_test {
@@ -86,7 +86,8 @@ absl::StatusOr<std::vector<Tensor>> RunOp(const OpCall& call,
     input->set_name(name);
     const Tensor& value = call.inputs[i];
     bool as_const = false;
-    for (int c : call.const_inputs) as_const = as_const || c == static_cast<int>(i);
+    for (int c : call.const_inputs)
+      as_const = as_const || c == static_cast<int>(i);
     (*input->mutable_attr())["dtype"] = TypeAttr(value.dtype());
     if (as_const) {
       input->set_op("Const");

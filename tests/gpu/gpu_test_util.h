@@ -21,15 +21,15 @@ namespace gpu_test {
 // Empty when a GPU is usable; otherwise why not (the driver's error).
 std::string NoGpuReason();
 
-#define TRIB_SKIP_WITHOUT_GPU()                                     \
-  do {                                                              \
-    const std::string reason = ::tributary::gpu_test::NoGpuReason(); \
+#define TRIB_SKIP_WITHOUT_GPU()                                                \
+  do {                                                                         \
+    const std::string reason = ::tributary::gpu_test::NoGpuReason();           \
     if (!reason.empty()) GTEST_SKIP() << "skipped: no GPU (" << reason << ")"; \
   } while (false)
 
 struct OpCall {
   std::string op;
-  std::vector<Tensor> inputs;                  // fed from the host
+  std::vector<Tensor> inputs;  // fed from the host
   std::vector<std::pair<std::string, tensorflow::AttrValue>> attrs;
   int num_outputs = 1;
   // Input indices fed as Const nodes on the op's device instead of
