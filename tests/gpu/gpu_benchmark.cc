@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -54,21 +55,16 @@ void Check(const absl::Status& s, const char* what) {
   }
 }
 
-tensorflow::NodeDef* AddNode(tensorflow::GraphDef* graph,
-                             const std::string& name, const std::string& op,
-                             const std::string& device) {
-  tensorflow::NodeDef* node = graph->add_node();
-  node->set_name(name);
-  node->set_op(op);
-  node->set_device(device);
-  return node;
-}
+using gpu_test::AddConst;
+using gpu_test::AddNode;
 
-void AddConst(tensorflow::GraphDef* graph, const std::string& name,
-              const Tensor& value, const std::string& device) {
-  tensorflow::NodeDef* node = AddNode(graph, name, "Const", device);
-  (*node->mutable_attr())["dtype"] = gpu_test::TypeAttr(value.dtype());
-  value.AsProtoTensorContent((*node->mutable_attr())["value"].mutable_tensor());
+// A local session holding `graph`; exits on failure.
+std::unique_ptr<LocalSession> SessionWith(const tensorflow::GraphDef& graph) {
+  absl::StatusOr<std::unique_ptr<LocalSession>> session =
+      LocalSession::New(tensorflow::ConfigProto());
+  Check(session.status(), "session");
+  Check((*session)->Create(graph), "create");
+  return std::move(session).value();
 }
 
 struct Row {
@@ -90,19 +86,16 @@ Row MatMulRow(DataType dtype, int repeats, GpuContext* gpu) {
   mm->add_input("a");
   mm->add_input("b");
   (*mm->mutable_attr())["T"] = gpu_test::TypeAttr(dtype);
-  absl::StatusOr<std::unique_ptr<LocalSession>> session =
-      LocalSession::New(tensorflow::ConfigProto());
-  Check(session.status(), "session");
-  Check((*session)->Create(graph), "create");
+  std::unique_ptr<LocalSession> session = SessionWith(graph);
   std::vector<Tensor> none;
   const double session_s = SecondsOf(
       [&] {
-        Check((*session)->Run({}, {}, {"mm"}, &none), "MatMul step");
+        Check(session->Run({}, {}, {"mm"}, &none), "MatMul step");
         Check(gpu->Activate(), "activate");
         Check(gpu->SynchronizeStream(gpu->compute_stream()), "sync");
       },
       repeats);
-  Check((*session)->Close(), "close");
+  Check(session->Close(), "close");
 
   // The same product, straight to cuBLAS on the same context and stream.
   Check(gpu->Activate(), "activate");
@@ -157,23 +150,18 @@ Row HostToDeviceRow(int repeats, GpuContext* gpu) {
   Tensor host(DT_FLOAT, TensorShape({elements}));
   std::memset(host.data(), 1, host.TotalBytes());
   tensorflow::GraphDef graph;
-  tensorflow::NodeDef* in =
-      AddNode(&graph, "in", "Placeholder", "/device:CPU:0");
-  (*in->mutable_attr())["dtype"] = gpu_test::TypeAttr(DT_FLOAT);
+  gpu_test::AddPlaceholder(&graph, "in", DT_FLOAT, "/device:CPU:0");
   tensorflow::NodeDef* id = AddNode(&graph, "id", "Identity", "/device:GPU:0");
   id->add_input("in");
   (*id->mutable_attr())["T"] = gpu_test::TypeAttr(DT_FLOAT);
-  absl::StatusOr<std::unique_ptr<LocalSession>> session =
-      LocalSession::New(tensorflow::ConfigProto());
-  Check(session.status(), "session");
-  Check((*session)->Create(graph), "create");
+  std::unique_ptr<LocalSession> session = SessionWith(graph);
   std::vector<Tensor> none;
   const double session_s = SecondsOf(
       [&] {
-        Check((*session)->Run({{"in:0", host}}, {}, {"id"}, &none), "step");
+        Check(session->Run({{"in:0", host}}, {}, {"id"}, &none), "step");
       },
       repeats);
-  Check((*session)->Close(), "close");
+  Check(session->Close(), "close");
 
   const double direct_s =
       DirectCopySeconds(gpu, /*to_device=*/true, host.TotalBytes(), repeats);
@@ -192,14 +180,11 @@ Row DeviceToHostRow(int repeats, GpuContext* gpu) {
   tensorflow::NodeDef* id = AddNode(&graph, "id", "Identity", "/device:GPU:0");
   id->add_input("c");
   (*id->mutable_attr())["T"] = gpu_test::TypeAttr(DT_FLOAT);
-  absl::StatusOr<std::unique_ptr<LocalSession>> session =
-      LocalSession::New(tensorflow::ConfigProto());
-  Check(session.status(), "session");
-  Check((*session)->Create(graph), "create");
+  std::unique_ptr<LocalSession> session = SessionWith(graph);
   std::vector<Tensor> out;
   const double session_s = SecondsOf(
-      [&] { Check((*session)->Run({}, {"id:0"}, {}, &out), "step"); }, repeats);
-  Check((*session)->Close(), "close");
+      [&] { Check(session->Run({}, {"id:0"}, {}, &out), "step"); }, repeats);
+  Check(session->Close(), "close");
 
   const double direct_s =
       DirectCopySeconds(gpu, /*to_device=*/false, ones.TotalBytes(), repeats);

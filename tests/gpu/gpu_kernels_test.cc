@@ -279,30 +279,20 @@ absl::StatusOr<Tensor> RunMlp(const std::string& device, const Tensor& x) {
   tensorflow::GraphDef graph;
   auto add = [&](const std::string& name, const std::string& op,
                  std::vector<std::string> inputs) {
-    tensorflow::NodeDef* node = graph.add_node();
-    node->set_name(name);
-    node->set_op(op);
-    node->set_device(device);
+    tensorflow::NodeDef* node = gpu_test::AddNode(&graph, name, op, device);
     for (const std::string& in : inputs) node->add_input(in);
     (*node->mutable_attr())["T"] = gpu_test::TypeAttr(DT_FLOAT);
-    return node;
   };
-  auto constant = [&](const std::string& name, const Tensor& value) {
-    tensorflow::NodeDef* node = graph.add_node();
-    node->set_name(name);
-    node->set_op("Const");
-    node->set_device(device);
-    (*node->mutable_attr())["dtype"] = gpu_test::TypeAttr(DT_FLOAT);
-    value.AsProtoTensorContent((*node->mutable_attr())["value"].mutable_tensor());
-  };
-  tensorflow::NodeDef* input = graph.add_node();
-  input->set_name("x");
-  input->set_op("Placeholder");
-  input->set_device("/device:CPU:0");
-  (*input->mutable_attr())["dtype"] = gpu_test::TypeAttr(DT_FLOAT);
-  constant("w1", RandomTensor(DT_FLOAT, TensorShape({32, 64}), -0.5, 0.5, 41));
-  constant("b1", RandomTensor(DT_FLOAT, TensorShape({64}), -0.5, 0.5, 42));
-  constant("w2", RandomTensor(DT_FLOAT, TensorShape({64, 10}), -0.5, 0.5, 43));
+  gpu_test::AddPlaceholder(&graph, "x", DT_FLOAT, "/device:CPU:0");
+  gpu_test::AddConst(&graph, "w1",
+                     RandomTensor(DT_FLOAT, TensorShape({32, 64}), -0.5, 0.5, 41),
+                     device);
+  gpu_test::AddConst(&graph, "b1",
+                     RandomTensor(DT_FLOAT, TensorShape({64}), -0.5, 0.5, 42),
+                     device);
+  gpu_test::AddConst(&graph, "w2",
+                     RandomTensor(DT_FLOAT, TensorShape({64, 10}), -0.5, 0.5, 43),
+                     device);
   add("h", "MatMul", {"x", "w1"});
   add("hb", "BiasAdd", {"h", "b1"});
   add("r", "Relu", {"hb"});

@@ -29,6 +29,29 @@ tensorflow::AttrValue TypeAttr(DataType dtype) {
   return value;
 }
 
+tensorflow::NodeDef* AddNode(tensorflow::GraphDef* graph,
+                             const std::string& name, const std::string& op,
+                             const std::string& device) {
+  tensorflow::NodeDef* node = graph->add_node();
+  node->set_name(name);
+  node->set_op(op);
+  node->set_device(device);
+  return node;
+}
+
+void AddConst(tensorflow::GraphDef* graph, const std::string& name,
+              const Tensor& value, const std::string& device) {
+  tensorflow::NodeDef* node = AddNode(graph, name, "Const", device);
+  (*node->mutable_attr())["dtype"] = TypeAttr(value.dtype());
+  value.AsProtoTensorContent((*node->mutable_attr())["value"].mutable_tensor());
+}
+
+void AddPlaceholder(tensorflow::GraphDef* graph, const std::string& name,
+                    DataType dtype, const std::string& device) {
+  tensorflow::NodeDef* node = AddNode(graph, name, "Placeholder", device);
+  (*node->mutable_attr())["dtype"] = TypeAttr(dtype);
+}
+
 tensorflow::AttrValue BoolAttr(bool b) {
   tensorflow::AttrValue value;
   value.set_b(b);
@@ -67,10 +90,7 @@ absl::StatusOr<std::vector<Tensor>> RunOp(const OpCall& call,
                                           tensorflow::ConfigProto config) {
   tensorflow::GraphDef graph;
   NamedTensorList feeds;
-  tensorflow::NodeDef* node = graph.add_node();
-  node->set_name("op");
-  node->set_op(call.op);
-  node->set_device(device);
+  tensorflow::NodeDef* node = AddNode(&graph, "op", call.op, device);
   bool has_t = false;
   for (const auto& [name, value] : call.attrs) {
     (*node->mutable_attr())[name] = value;
@@ -82,21 +102,15 @@ absl::StatusOr<std::vector<Tensor>> RunOp(const OpCall& call,
   for (size_t i = 0; i < call.inputs.size(); ++i) {
     const std::string name = absl::StrCat("in", i);
     node->add_input(name);
-    tensorflow::NodeDef* input = graph.add_node();
-    input->set_name(name);
     const Tensor& value = call.inputs[i];
     bool as_const = false;
-    for (int c : call.const_inputs)
+    for (int c : call.const_inputs) {
       as_const = as_const || c == static_cast<int>(i);
-    (*input->mutable_attr())["dtype"] = TypeAttr(value.dtype());
+    }
     if (as_const) {
-      input->set_op("Const");
-      input->set_device(device);
-      value.AsProtoTensorContent(
-          (*input->mutable_attr())["value"].mutable_tensor());
+      AddConst(&graph, name, value, device);
     } else {
-      input->set_op("Placeholder");
-      input->set_device("/device:CPU:0");
+      AddPlaceholder(&graph, name, value.dtype(), "/device:CPU:0");
       feeds.emplace_back(absl::StrCat(name, ":0"), value);
     }
   }

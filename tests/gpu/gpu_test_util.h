@@ -45,6 +45,16 @@ absl::StatusOr<std::vector<Tensor>> RunOp(
     tensorflow::ConfigProto config = tensorflow::ConfigProto());
 
 tensorflow::AttrValue TypeAttr(DataType dtype);
+
+// Graph building for the GPU tests and benchmark: a node of `op` placed on
+// `device`; a Const holding `value`; a Placeholder of `dtype`.
+tensorflow::NodeDef* AddNode(tensorflow::GraphDef* graph,
+                             const std::string& name, const std::string& op,
+                             const std::string& device);
+void AddConst(tensorflow::GraphDef* graph, const std::string& name,
+              const Tensor& value, const std::string& device);
+void AddPlaceholder(tensorflow::GraphDef* graph, const std::string& name,
+                    DataType dtype, const std::string& device);
 tensorflow::AttrValue BoolAttr(bool value);
 
 // Deterministic pseudo-random floats in [lo, hi).
