@@ -39,12 +39,16 @@ DEB_PACKAGES=(
   libre2-dev
   libssl-dev
   openssl
+  grpc-proto
   python3-venv
 )
 # Test-time only: clang and its libFuzzer/sanitizer runtimes for tools/fuzz.sh.
+# Debian's gRPC Python client probes the daemons' health and reflection services
+# (tests/distributed/health_and_reflection_test).
 TEST_DEB_PACKAGES=(
   clang-14
   libclang-rt-14-dev
+  python3-grpcio
 )
 if ((with_tests)); then DEB_PACKAGES+=("${TEST_DEB_PACKAGES[@]}"); fi
 

@@ -15,6 +15,7 @@
 #include "common/framework/status.h"
 #include "common/rpc/grpc_channel.h"
 #include "grpc/grpc_security_constants.h"
+#include "grpcpp/alarm.h"
 #include "grpcpp/security/auth_context.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
@@ -105,6 +106,16 @@ RpcCaller CallerOf(const grpc::GenericServerContext& context) {
   return caller;
 }
 
+std::string ByteBufferToString(const grpc::ByteBuffer& buffer) {
+  std::vector<grpc::Slice> slices;
+  (void)buffer.Dump(&slices);
+  std::string out;
+  for (const grpc::Slice& slice : slices) {
+    out.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  }
+  return out;
+}
+
 bool IsLoopbackHost(const std::string& host) {
   return host == "localhost" || host == "::1" || absl::StartsWith(host, "127.");
 }
@@ -180,13 +191,34 @@ class GrpcServer::Call final : public RpcServerCall {
   }
 
   void OnRead(bool ok) {
+    if (stream_handler_ != nullptr) {
+      OnStreamRead(ok);
+      return;
+    }
+    const RpcHandler* handler = server_->FindHandler(context_.method());
+    if (handler == nullptr) {
+      stream_handler_ = server_->FindStreamHandler(context_.method());
+      if (stream_handler_ != nullptr) {
+        OnStreamRead(ok);
+        return;
+      }
+      polling_ = server_->FindPollingStream(context_.method());
+      if (polling_ != nullptr) {
+        if (ok) {
+          Poll();
+        } else {
+          FinishStream(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                    "The call ended before its request"));
+        }
+        return;
+      }
+    }
     if (!ok) {
       Finish(grpc::Status(grpc::StatusCode::INTERNAL,
                           "The call ended before its request message arrived"),
              grpc::ByteBuffer());
       return;
     }
-    const RpcHandler* handler = server_->FindHandler(context_.method());
     if (handler == nullptr) {
       Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
                           absl::StrCat("Tributary does not implement ",
@@ -195,6 +227,93 @@ class GrpcServer::Call final : public RpcServerCall {
       return;
     }
     (*handler)(this);
+  }
+
+  // A stream (RpcStreamHandler): each message read is answered, then the
+  // next is read, until the client's half-close (a failed read) ends it.
+  void OnStreamRead(bool ok) {
+    if (!ok) {
+      FinishStream(grpc::Status::OK);
+      return;
+    }
+    const grpc::Status answered = (*stream_handler_)(request_, &response_);
+    if (!answered.ok()) {
+      FinishStream(answered);
+      return;
+    }
+    if (!server_->loop_->StartOp([this] {
+          stream_.Write(response_, grpc::WriteOptions(), &written_);
+        })) {
+      finished_.OnEvent(false);
+    }
+  }
+
+  void OnStreamWritten(bool ok) {
+    if (!ok) {  // The call broke (cancelled, connection gone).
+      FinishStream(grpc::Status(grpc::StatusCode::CANCELLED,
+                                "The stream's response could not be sent"));
+      return;
+    }
+    if (polling_ != nullptr) {
+      if (last_) {
+        FinishStream(grpc::Status::OK);
+      } else {
+        WaitToPoll();
+      }
+      return;
+    }
+    if (!server_->loop_->StartOp([this] { stream_.Read(&request_, &read_); })) {
+      finished_.OnEvent(false);
+    }
+  }
+
+  // A polling stream (RpcPollingStream): poll, write what changed, wait a
+  // period, poll again.
+  void Poll() {
+    if (context_.IsCancelled()) {
+      FinishStream(grpc::Status(grpc::StatusCode::CANCELLED, "Cancelled"));
+      return;
+    }
+    grpc::ByteBuffer response;
+    const grpc::Status polled = polling_->poll(request_, &response, &last_);
+    if (!polled.ok()) {
+      FinishStream(polled);
+      return;
+    }
+    std::string bytes = ByteBufferToString(response);
+    if (bytes == last_written_ && !last_) {
+      WaitToPoll();
+      return;
+    }
+    if (bytes == last_written_) {  // Ending, nothing new to say.
+      FinishStream(grpc::Status::OK);
+      return;
+    }
+    last_written_ = std::move(bytes);
+    response_ = std::move(response);
+    if (!server_->loop_->StartOp([this] {
+          stream_.Write(response_, grpc::WriteOptions(), &written_);
+        })) {
+      finished_.OnEvent(false);
+    }
+  }
+
+  void WaitToPoll() {
+    const auto when = absl::ToChronoTime(absl::Now() + polling_->period);
+    if (alarm_ == nullptr) alarm_ = std::make_unique<grpc::Alarm>();
+    if (!server_->loop_->StartOp([&] {
+          alarm_->Set(server_->loop_->server_cq(), when, &polled_);
+        })) {
+      finished_.OnEvent(false);
+    }
+  }
+
+  void OnPollDue(bool) { Poll(); }
+
+  void FinishStream(const grpc::Status& status) {
+    if (!server_->loop_->StartOp([&] { stream_.Finish(status, &finished_); })) {
+      finished_.OnEvent(false);
+    }
   }
 
   void OnFinished(bool) { Release(); }
@@ -216,9 +335,18 @@ class GrpcServer::Call final : public RpcServerCall {
   grpc::ByteBuffer response_;
   mutable std::optional<RpcCaller> caller_;
   CallOptions opts_;
+  const RpcStreamHandler* stream_handler_ = nullptr;  // null: a unary call
+  const RpcPollingStream* polling_ = nullptr;
+  bool last_ = false;         // the poll said the stream ends
+  std::string last_written_;  // what the polling stream last wrote
+  // Made for polling streams only: an Alarm allocates, and unary calls
+  // (RunGraph, RecvTensor) should not pay for it.
+  std::unique_ptr<grpc::Alarm> alarm_;
   int pending_ = 2;  // Finished + done; only touched on the loop thread.
   Step requested_{this, &Call::OnRequested};
   Step read_{this, &Call::OnRead};
+  Step written_{this, &Call::OnStreamWritten};
+  Step polled_{this, &Call::OnPollDue};
   Step finished_{this, &Call::OnFinished};
   Step done_{this, &Call::OnDone};
 };
@@ -254,6 +382,14 @@ absl::Status GrpcServer::Start(const std::string& listen_address,
                                       " is already started");
   }
   services_ = services;
+  std::vector<std::string> names;
+  for (const RpcService* service : services) names.push_back(service->name());
+  health_ = std::make_unique<HealthStatus>(names);
+  names.push_back(kHealthServiceName);
+  reflection_ = std::make_unique<ServerReflection>(std::move(names));
+  own_services_ = ServerReflection::Services(reflection_.get());
+  own_services_.push_back(NewHealthService(health_.get()));
+  for (const RpcService& service : own_services_) services_.push_back(&service);
   builder_.AddListeningPort(listen_address, credentials_, &port_);
   if (!plaintext_request_.empty()) {
     builder_.AddListeningPort(plaintext_request_,
@@ -279,6 +415,7 @@ absl::Status GrpcServer::Start(const std::string& listen_address,
   address_ = listen_address.substr(0, listen_address.rfind(':') + 1) +
              std::to_string(port_);
   loop_->Start();
+  SetServing(true);
   // A few requests outstanding, so a burst of calls does not wait for the
   // loop to ask for each one.
   for (int i = 0; i < 4; ++i) RequestNextCall();
@@ -305,6 +442,10 @@ absl::Status GrpcServer::AddPlaintextLoopbackPort(
   return absl::OkStatus();
 }
 
+void GrpcServer::SetServing(bool serving) {
+  if (health_ != nullptr) health_->SetServing(serving);
+}
+
 void GrpcServer::RequestNextCall() { (new Call(this))->Request(); }
 
 const RpcHandler* GrpcServer::FindHandler(absl::string_view path) const {
@@ -314,9 +455,32 @@ const RpcHandler* GrpcServer::FindHandler(absl::string_view path) const {
   return nullptr;
 }
 
+const RpcStreamHandler* GrpcServer::FindStreamHandler(
+    absl::string_view path) const {
+  for (const RpcService* service : services_) {
+    if (const RpcStreamHandler* handler = service->FindStream(path)) {
+      return handler;
+    }
+  }
+  return nullptr;
+}
+
+const RpcPollingStream* GrpcServer::FindPollingStream(
+    absl::string_view path) const {
+  for (const RpcService* service : services_) {
+    if (const RpcPollingStream* stream = service->FindPollingStream(path)) {
+      return stream;
+    }
+  }
+  return nullptr;
+}
+
 void GrpcServer::Shutdown(absl::Time deadline) {
   if (server_ == nullptr || shut_down_) return;
   shut_down_ = true;
+  // NOT_SERVING for good: watchers are told and their calls end (within a
+  // poll period) instead of holding the shutdown up until `deadline`.
+  if (health_ != nullptr) health_->Shutdown();
   server_->Shutdown(absl::ToChronoTime(deadline));
 }
 

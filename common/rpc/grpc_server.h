@@ -9,6 +9,13 @@
 //
 // Life: construct, hand loop() to the clients, Start(), ... Shutdown(),
 // destroy. Unknown methods answer Unimplemented naming the method.
+//
+// Besides the given services every server answers, without authentication
+// (they reveal no data):
+//   grpc.health.v1.Health (health_service.h) for "" and each service's
+//     name: SERVING once Start succeeded, NOT_SERVING from Shutdown on;
+//   grpc.reflection.v1[alpha].ServerReflection (server_reflection.h),
+//     listing the services and describing them from the descriptor pool.
 
 #include <cstdint>
 #include <memory>
@@ -18,8 +25,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/rpc/health_service.h"
 #include "common/rpc/rpc_loop.h"
 #include "common/rpc/rpc_service.h"
+#include "common/rpc/server_reflection.h"
 #include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
@@ -60,6 +69,10 @@ class GrpcServer {
   // without one.
   const std::string& plaintext_address() const { return plaintext_address_; }
 
+  // The health service's answer for every service, "" included (after
+  // Start; ignored once Shutdown began). Start marks them serving.
+  void SetServing(bool serving);
+
   // The port actually bound, and `listen_address` with it
   // ("127.0.0.1:40123").
   int port() const { return port_; }
@@ -76,12 +89,17 @@ class GrpcServer {
   class Call;
   void RequestNextCall();
   const RpcHandler* FindHandler(absl::string_view path) const;
+  const RpcStreamHandler* FindStreamHandler(absl::string_view path) const;
+  const RpcPollingStream* FindPollingStream(absl::string_view path) const;
 
   grpc::ServerBuilder builder_;
   grpc::AsyncGenericService generic_;
   std::shared_ptr<RpcLoop> loop_;
   std::unique_ptr<grpc::Server> server_;
-  std::vector<const RpcService*> services_;
+  std::vector<const RpcService*> services_;  // the reflection's included
+  std::unique_ptr<ServerReflection> reflection_;
+  std::unique_ptr<HealthStatus> health_;
+  std::vector<RpcService> own_services_;  // reflection and health
   bool shut_down_ = false;
   int port_ = 0;
   std::string address_;

@@ -16,6 +16,26 @@ const RpcHandler* RpcService::Find(absl::string_view path) const {
   return it == handlers_.end() ? nullptr : &it->second;
 }
 
+void RpcService::AddStream(absl::string_view method, RpcStreamHandler handler) {
+  stream_handlers_[absl::StrCat("/", name_, "/", method)] = std::move(handler);
+}
+
+const RpcStreamHandler* RpcService::FindStream(absl::string_view path) const {
+  auto it = stream_handlers_.find(path);
+  return it == stream_handlers_.end() ? nullptr : &it->second;
+}
+
+void RpcService::AddPollingStream(absl::string_view method,
+                                  RpcPollingStream stream) {
+  polling_streams_[absl::StrCat("/", name_, "/", method)] = std::move(stream);
+}
+
+const RpcPollingStream* RpcService::FindPollingStream(
+    absl::string_view path) const {
+  auto it = polling_streams_.find(path);
+  return it == polling_streams_.end() ? nullptr : &it->second;
+}
+
 RpcHandler RunOn(RpcRunner runner, RpcHandler handler) {
   if (runner == nullptr) return handler;
   return [runner = std::move(runner),

@@ -1,7 +1,8 @@
 #ifndef TRIBUTARY_COMMON_RPC_RPC_SERVICE_H_
 #define TRIBUTARY_COMMON_RPC_RPC_SERVICE_H_
 
-// A gRPC service as a table of unary method handlers, served by GrpcServer
+// A gRPC service as a table of method handlers (unary, and the simplest
+// bidirectional streams: one response per request), served by GrpcServer
 // on its network thread (common/rpc/rpc_loop.h). Requests and responses are
 // the messages' bytes (grpc::ByteBuffer): tensor-carrying methods decode and
 // encode them with tensor coding, the others through TypedHandler.
@@ -18,6 +19,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "common/distributed/call_options.h"
 #include "common/rpc/grpc_status.h"
 #include "common/rpc/tensor_coding.h"
@@ -64,6 +66,27 @@ class RpcServerCall {
 
 using RpcHandler = std::function<void(RpcServerCall* call)>;
 
+// A bidirectional-streaming method in which every request message gets one
+// response message, made at once on the network thread, so it must be cheap
+// and must not block (server reflection, common/rpc/server_reflection.h).
+// A non-OK status ends the stream with it; the client's half-close ends it
+// with OK.
+using RpcStreamHandler = std::function<grpc::Status(
+    const grpc::ByteBuffer& request, grpc::ByteBuffer* response)>;
+
+// A server-streaming method that reports a value as it changes (the health
+// service's Watch): the server calls `poll` with the one request at once and
+// then every `period`, on the network thread (cheap, never blocking), and
+// writes its response whenever the bytes differ from the last written.
+// `poll` setting *last ends the call with OK after that response; a non-OK
+// status ends it with that status. A cancelled call ends at the next poll.
+struct RpcPollingStream {
+  std::function<grpc::Status(const grpc::ByteBuffer& request,
+                             grpc::ByteBuffer* response, bool* last)>
+      poll;
+  absl::Duration period = absl::Milliseconds(100);
+};
+
 class RpcService {
  public:
   // `name` as in the .proto: "tensorflow.WorkerService".
@@ -71,13 +94,20 @@ class RpcService {
 
   // Serves "/<name>/<method>" with `handler`.
   void Add(absl::string_view method, RpcHandler handler);
+  // Serves "/<name>/<method>" as a stream with `handler`.
+  void AddStream(absl::string_view method, RpcStreamHandler handler);
+  void AddPollingStream(absl::string_view method, RpcPollingStream stream);
   // The handler of a full method path, or nullptr.
   const RpcHandler* Find(absl::string_view path) const;
+  const RpcStreamHandler* FindStream(absl::string_view path) const;
+  const RpcPollingStream* FindPollingStream(absl::string_view path) const;
   const std::string& name() const { return name_; }
 
  private:
   const std::string name_;
   absl::flat_hash_map<std::string, RpcHandler> handlers_;
+  absl::flat_hash_map<std::string, RpcStreamHandler> stream_handlers_;
+  absl::flat_hash_map<std::string, RpcPollingStream> polling_streams_;
 };
 
 // A handler in three parts, for a method whose call keeps its request and
