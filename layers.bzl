@@ -20,7 +20,7 @@ and tests/testdata; nothing in production can use them, since they are not code.
 # is in exactly one layer (layer_visibility fails for a package that is not).
 LAYERS = [
     ("protos", ["protos"]),
-    ("framework", ["common/framework"]),
+    ("framework", ["common/framework", "common/metrics"]),
     ("checkpoint", ["common/checkpoint"]),
     ("op", ["common/op"]),
     ("op_defs", ["kernels/ops"]),

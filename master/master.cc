@@ -97,9 +97,22 @@ Master::Master(MasterOptions options)
   if (options_.idle_session_timeout > absl::ZeroDuration()) {
     gc_thread_ = std::thread([this] { GcLoop(); });
   }
+  // Families made here, outside any lock of ours (the collector below runs
+  // under the registry's lock and takes mu_), and so listed from the start.
+  StepMetricsOfMaster();
+  sessions_collector_ = metrics::Default().AddCollector(
+      [this](std::vector<metrics::CollectedFamily>* out) {
+        out->push_back({"tributary_master_sessions",
+                        "Sessions open on the master.",
+                        "gauge",
+                        {metrics::Sample{{}, double(num_sessions())}}});
+      });
 }
 
-Master::~Master() { Shutdown(absl::ZeroDuration()); }
+Master::~Master() {
+  metrics::Default().RemoveCollector(sessions_collector_);
+  Shutdown(absl::ZeroDuration());
+}
 
 absl::StatusOr<std::shared_ptr<MasterSession>> Master::FindSession(
     const std::string& handle) const {
@@ -236,13 +249,21 @@ absl::Status Master::RunStep(CallOptions* opts,
   });
 }
 
+metrics::StepMetrics& Master::StepMetricsOfMaster() {
+  static auto* steps = new metrics::StepMetrics(
+      &metrics::Default(), "tributary_master_step",
+      "steps (RunStep and RunCallable) the master ran");
+  return *steps;
+}
+
 void Master::RunStepAsync(CallOptions* opts, const RunStepRequestMsg& request,
                           RunStepResponseMsg* response, StatusCallback done) {
   // TensorFlow's store_errors_in_response_body: the call succeeds and
   // carries the step's error, so the code and message survive whatever is
   // in between.
-  auto finish = [&request, response,
+  auto finish = [&request, response, started = StepMetricsOfMaster().Start(),
                  done = std::move(done)](const absl::Status& s) {
+    StepMetricsOfMaster().End(started, s.code());
     if (!s.ok() && request.proto.store_errors_in_response_body()) {
       response->tensor.clear();
       response->proto.set_status_code(ToErrorCode(s.code()));
@@ -391,6 +412,15 @@ absl::Status Master::MakeCallable(
 absl::Status Master::RunCallable(CallOptions* opts,
                                  const tensorflow::RunCallableRequest& request,
                                  tensorflow::RunCallableResponse* response) {
+  const absl::Time started = StepMetricsOfMaster().Start();
+  absl::Status s = DoRunCallable(opts, request, response);
+  StepMetricsOfMaster().End(started, s.code());
+  return s;
+}
+
+absl::Status Master::DoRunCallable(
+    CallOptions* opts, const tensorflow::RunCallableRequest& request,
+    tensorflow::RunCallableResponse* response) {
   CallScope scope(this);
   TRIB_RETURN_IF_ERROR(scope.status());
   TRIB_ASSIGN_OR_RETURN(std::shared_ptr<MasterSession> session,

@@ -40,6 +40,8 @@
 #include "common/distributed/call_options.h"
 #include "common/distributed/resource_limits.h"
 #include "common/distributed/worker_cache.h"
+#include "common/metrics/metrics.h"
+#include "common/metrics/step_metrics.h"
 #include "master/master_env.h"
 #include "master/master_messages.h"
 #include "master/master_session.h"
@@ -144,6 +146,11 @@ class Master {
   }
 
  private:
+  // The steps' metrics (tributary_master_steps_total, ...).
+  static metrics::StepMetrics& StepMetricsOfMaster();
+  absl::Status DoRunCallable(CallOptions* opts,
+                             const tensorflow::RunCallableRequest& request,
+                             tensorflow::RunCallableResponse* response);
   class CallScope;
   // A step's places among --max-steps-per-client and --max-steps-per-session.
   struct StepSlots {
@@ -181,6 +188,7 @@ class Master {
   InFlightLimiter client_steps_;
   InFlightLimiter session_steps_;
   std::thread gc_thread_;
+  int sessions_collector_ = -1;  // in metrics::Default()
 };
 
 }  // namespace tributary

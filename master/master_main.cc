@@ -17,6 +17,7 @@
 #include "common/daemon/daemon_cluster.h"
 #include "common/daemon/daemon_main.h"
 #include "common/daemon/daemon_memory.h"
+#include "common/daemon/daemon_metrics.h"
 #include "common/daemon/daemon_process.h"
 #include "common/daemon/daemon_tls.h"
 #include "master/master_server.h"
@@ -34,6 +35,7 @@ struct MasterFlags {
   int64_t idle_session_timeout_s = 3600;
   double grace_period_s = 10;
   TlsFiles tls;
+  std::string metrics_listen;
   HostMemoryFlags memory;
   std::string auth_tokens_file;
   // --listen, --max-message-size, --insecure-listen.
@@ -140,6 +142,7 @@ int Run(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   AddTlsFlags(app, &flags.tls);
+  AddMetricsFlag(app, &flags.metrics_listen);
   AddHostMemoryFlags(app, &flags.memory);
   app.add_option("--insecure-listen", flags.server.insecure_listen_address,
                  "With TLS on: also serve plaintext on this loopback address "
@@ -217,6 +220,15 @@ int Run(int argc, char** argv) {
     return kExitUsage;
   }
   MasterServer& master = **server;
+  // Before serving: recording starts with it (the in-flight gauges count
+  // only what began after).
+  absl::StatusOr<std::unique_ptr<metrics::HttpExposer>> metrics_exposer =
+      StartDaemonMetrics(flags.metrics_listen);
+  if (!metrics_exposer.ok()) {
+    spdlog::error("{}", std::string(metrics_exposer.status().message()));
+    return absl::IsInvalidArgument(metrics_exposer.status()) ? kExitUsage
+                                                             : kExitRuntime;
+  }
   const absl::Status started = master.Start();
   if (!started.ok()) {
     spdlog::critical("cannot serve on {}: {}", options.listen_address,

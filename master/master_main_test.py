@@ -17,7 +17,8 @@ class MasterMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpec
             "--control-timeout", "--idle-session-timeout", "--max-message-size",
             "--max-graph-bytes", "--max-sessions", "--max-steps-per-client",
             "--max-steps-per-session", "--grace-period", "--tls-cert", "--tls-key", "--tls-ca",
-            "--insecure-listen", "--auth-tokens", "--host-cache-bytes", "--host-cache-idle-s"]
+            "--insecure-listen", "--auth-tokens", "--host-cache-bytes", "--host-cache-idle-s",
+            "--metrics-listen"]
     JOB = "worker"  # the master serves no task; its spec names the workers
     TASK_FLAGS = []
 

@@ -44,11 +44,13 @@ DEB_PACKAGES=(
 )
 # Test-time only: clang and its libFuzzer/sanitizer runtimes for tools/fuzz.sh.
 # Debian's gRPC Python client probes the daemons' health and reflection services
-# (tests/distributed/health_and_reflection_test).
+# (tests/distributed/health_and_reflection_test); promtool and a real Prometheus
+# server check and scrape their metrics (tests/distributed/metrics_test).
 TEST_DEB_PACKAGES=(
   clang-14
   libclang-rt-14-dev
   python3-grpcio
+  prometheus
 )
 if ((with_tests)); then DEB_PACKAGES+=("${TEST_DEB_PACKAGES[@]}"); fi
 

@@ -8,10 +8,11 @@
 #include "common/graph/graph.h"
 #include "common/graph/graph_def_import.h"
 #include "common/op/op_registry.h"
-#include "common/runtime/partition/remote_sends.h"
-#include "common/runtime/placement/kernel_support.h"
 #include "common/resource/step_container.h"
 #include "common/runtime/executor/executor_barrier.h"
+#include "common/runtime/partition/remote_sends.h"
+#include "common/runtime/placement/kernel_support.h"
+#include "worker/worker_metrics.h"
 
 namespace tributary {
 
@@ -44,7 +45,10 @@ absl::Status CheckKernelRegistered(const Node& n, const Device& device) {
 
 }  // namespace
 
-GraphMgr::~GraphMgr() = default;
+GraphMgr::~GraphMgr() {
+  WorkerMetrics::CountGraphs(
+      -static_cast<double>(items_.size()));
+}
 
 absl::StatusOr<std::string> GraphMgr::Register(
     const tensorflow::RegisterGraphRequest& request) {
@@ -114,6 +118,7 @@ absl::StatusOr<std::string> GraphMgr::Register(
   item->handle = absl::StrFormat("%016x", ++next_id_);
   const std::string handle = item->handle;
   items_.emplace(handle, std::move(item));
+  WorkerMetrics::CountGraphs(1);
   return handle;
 }
 
@@ -129,6 +134,7 @@ absl::Status GraphMgr::Deregister(const std::string& handle) {
     item = std::move(it->second);
     items_.erase(it);
   }
+  WorkerMetrics::CountGraphs(-1);
   // Kernels are destroyed here (or by the last running step), outside the
   // lock.
   return absl::OkStatus();
@@ -140,6 +146,8 @@ void GraphMgr::DeregisterAll() {
     absl::MutexLock l(&mu_);
     items.swap(items_);
   }
+  WorkerMetrics::CountGraphs(
+      -static_cast<double>(items.size()));
 }
 
 absl::StatusOr<std::shared_ptr<const GraphItem>> GraphMgr::Lookup(
@@ -204,26 +212,25 @@ void GraphMgr::ExecuteAsync(std::shared_ptr<const GraphItem> item,
     return 0;
   };
   auto slot = std::make_shared<ExecutorBarrier*>(nullptr);
-  *slot = new ExecutorBarrier(static_cast<int>(n), options.rendezvous,
-                              [slot, join, rank, item, step_container,
-                               done = std::move(done)](
-                                  const absl::Status& s) mutable {
-                                // Safe: the barrier touches nothing of its own
-                                // after this call.
-                                std::unique_ptr<ExecutorBarrier> barrier(*slot);
-                                absl::Status status = s;
-                                {
-                                  absl::MutexLock l(&join->mu);
-                                  if (!s.ok() && rank(join->best) < rank(s))
-                                    status = join->best;
-                                }
-                                // Before `done`: once it has run the caller may
-                                // let go of what the executors use (a
-                                // deregistered graph's last reference is here).
-                                item.reset();
-                                step_container.reset();
-                                done(status);
-                              });
+  *slot = new ExecutorBarrier(
+      static_cast<int>(n), options.rendezvous,
+      [slot, join, rank, item, step_container,
+       done = std::move(done)](const absl::Status& s) mutable {
+        // Safe: the barrier touches nothing of its own
+        // after this call.
+        std::unique_ptr<ExecutorBarrier> barrier(*slot);
+        absl::Status status = s;
+        {
+          absl::MutexLock l(&join->mu);
+          if (!s.ok() && rank(join->best) < rank(s)) status = join->best;
+        }
+        // Before `done`: once it has run the caller may
+        // let go of what the executors use (a
+        // deregistered graph's last reference is here).
+        item.reset();
+        step_container.reset();
+        done(status);
+      });
   ExecutorBarrier* barrier = *slot;
   auto report = [barrier, join, rank](const absl::Status& s) {
     {

@@ -1,7 +1,6 @@
 #include "worker/rpc_remote_rendezvous.h"
 
 #include <algorithm>
-
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +15,7 @@
 #include "common/framework/derived_status.h"
 #include "common/framework/status.h"
 #include "common/kernel/cancellation.h"
+#include "worker/worker_metrics.h"
 
 namespace tributary {
 namespace {
@@ -177,9 +177,12 @@ void RpcRemoteRendezvous::RecvFromRemoteAsync(const ParsedKey& key,
 
   std::shared_ptr<RemoteState> state = remote_;
   const std::string dst_device(key.dst_device);
+  std::string peer_task;
+  DeviceNameUtils::GetTaskName(key.src, &peer_task);
   worker->RecvTensorAsync(
       &call->opts, &call->request, &call->response,
       [state, call, worker, recv_args, dst_device, parsed_key = key,
+       peer_task = std::move(peer_task),
        done = std::move(done)](const absl::Status& rpc_status) {
         if (call->cm != nullptr) {
           // Never waits: the hook may be what is completing this call.
@@ -228,19 +231,22 @@ void RpcRemoteRendezvous::RecvFromRemoteAsync(const ParsedKey& key,
           done(s, Args(), recv_args, Tensor(), false);
           return;
         }
+        WorkerMetrics::Get()
+            .recv_tensor_bytes->With({peer_task})
+            ->Increment(
+                static_cast<double>(call->response.tensor.TotalBytes()));
         Args send_args;
         // The value arrived in host memory (the transport's allocator).
         send_args.alloc_attrs.set_on_host(true);
-        if (call->response.is_dead ||
-            ReceiverIsOnHost(parsed_key, recv_args)) {
+        if (call->response.is_dead || ReceiverIsOnHost(parsed_key, recv_args)) {
           done(s, send_args, recv_args, call->response.tensor,
                call->response.is_dead);
           return;
         }
         // A receiver on a GPU: copy the value into its memory first.
         auto in_device = std::make_shared<Tensor>();
-        SameProcessCopy(parsed_key, send_args, recv_args,
-                        call->response.tensor, in_device.get(),
+        SameProcessCopy(parsed_key, send_args, recv_args, call->response.tensor,
+                        in_device.get(),
                         [done, send_args, recv_args,
                          in_device](const absl::Status& copied) {
                           done(copied, send_args, recv_args,

@@ -16,6 +16,7 @@
 #include "common/rendezvous/rendezvous_util.h"
 #include "common/runtime/executor/step_stats_collector.h"
 #include "spdlog/spdlog.h"
+#include "worker/worker_metrics.h"
 
 namespace tributary {
 
@@ -511,7 +512,9 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequestMsg* request,
   // TensorFlow's store_errors_in_response_body: the error travels in the
   // response and the call succeeds (its transport cannot carry details).
   auto finish = [this, request, response,
+                 started = WorkerMetrics::Get().run_graphs.Start(),
                  done = std::move(done)](const absl::Status& s) {
+    WorkerMetrics::Get().run_graphs.End(started, s.code());
     if (!s.ok() && request->proto.store_errors_in_response_body()) {
       response->proto.set_status_code(ToErrorCode(s.code()));
       response->proto.set_status_error_message(std::string(s.message()));

@@ -19,6 +19,7 @@
 #include "common/daemon/daemon_cluster.h"
 #include "common/daemon/daemon_main.h"
 #include "common/daemon/daemon_memory.h"
+#include "common/daemon/daemon_metrics.h"
 #include "common/daemon/daemon_process.h"
 #include "common/daemon/daemon_tls.h"
 #include "common/device/device.h"
@@ -36,6 +37,7 @@ struct WorkerFlags {
   double grace_period_s = 10;
   double orphaned_session_grace_s = 30;
   TlsFiles tls;
+  std::string metrics_listen;
   HostMemoryFlags memory;
   // --job, --task, --listen, thread counts, devices, message size.
   WorkerServerOptions server;
@@ -140,6 +142,7 @@ int Run(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   AddTlsFlags(app, &flags.tls);
+  AddMetricsFlag(app, &flags.metrics_listen);
   AddHostMemoryFlags(app, &flags.memory);
   if (std::optional<int> exit = ParseDaemonFlags(app, argc, argv)) {
     return *exit;
@@ -209,6 +212,15 @@ int Run(int argc, char** argv) {
     return kExitRuntime;
   }
   WorkerServer& worker = **server;
+  // Before serving: recording starts with it (the in-flight gauges count
+  // only what began after).
+  absl::StatusOr<std::unique_ptr<metrics::HttpExposer>> metrics_exposer =
+      StartDaemonMetrics(flags.metrics_listen);
+  if (!metrics_exposer.ok()) {
+    spdlog::error("{}", std::string(metrics_exposer.status().message()));
+    return absl::IsInvalidArgument(metrics_exposer.status()) ? kExitUsage
+                                                             : kExitRuntime;
+  }
   const absl::Status started = worker.Start();
   if (!started.ok()) {
     spdlog::critical("cannot serve {} on {}: {}", worker.task_name(),

@@ -10,12 +10,40 @@
 #include "absl/strings/str_cat.h"
 #include "common/device/device_factory.h"
 #include "common/framework/status.h"
+#include "common/metrics/metrics.h"
 #include "common/rpc/grpc_worker_cache.h"
 #include "common/rpc/grpc_worker_service.h"
 #include "protos/config.pb.h"
 #include "spdlog/spdlog.h"
+#include "worker/worker_metrics.h"
 
 namespace tributary {
+namespace {
+
+// Each device's default allocator (its device memory; the host's for CPU
+// devices, which share one), at scrape time.
+void CollectAllocators(const DeviceMgr& devices,
+                       std::vector<metrics::CollectedFamily>* out) {
+  metrics::CollectedFamily in_use{
+      "tributary_allocator_bytes_in_use",
+      "Bytes handed out by a device's allocator and not yet freed.", "gauge"};
+  metrics::CollectedFamily peak{
+      "tributary_allocator_peak_bytes",
+      "Most bytes a device's allocator had handed out at once.", "gauge"};
+  for (Device* device : devices.ListDevices()) {
+    Allocator* allocator = device->GetAllocator();
+    if (allocator == nullptr) continue;
+    const AllocatorStats stats = allocator->GetStats();
+    std::vector<std::pair<std::string, std::string>> labels = {
+        {"device", device->name()}, {"allocator", allocator->Name()}};
+    in_use.samples.push_back({labels, double(stats.bytes_in_use)});
+    peak.samples.push_back({labels, double(stats.peak_bytes_in_use)});
+  }
+  out->push_back(std::move(in_use));
+  out->push_back(std::move(peak));
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Create(
     const ClusterSpec& cluster, WorkerServerOptions options) {
@@ -114,10 +142,22 @@ absl::Status WorkerServer::Init() {
       },
       options_.max_graph_nodes);
   holds_service_ = NewGrpcWorkerSessionHoldsService(worker_.get());
+  // Families made here, outside any lock, so they are listed from the start.
+  WorkerMetrics::Get();
+  allocator_collector_ = metrics::Default().AddCollector(
+      [devices =
+           device_mgr_.get()](std::vector<metrics::CollectedFamily>* out) {
+        CollectAllocators(*devices, out);
+      });
   return absl::OkStatus();
 }
 
-WorkerServer::~WorkerServer() { Stop(absl::Now()); }
+WorkerServer::~WorkerServer() {
+  if (allocator_collector_ >= 0) {
+    metrics::Default().RemoveCollector(allocator_collector_);
+  }
+  Stop(absl::Now());
+}
 
 absl::Status WorkerServer::Start() {
   return serving_->Start(listen_address_,

@@ -161,6 +161,7 @@ class WorkerServer {
   std::unique_ptr<RpcService> service_;
   // /tributary.WorkerSessionHolds/HoldWorkerSession.
   std::unique_ptr<RpcService> holds_service_;
+  int allocator_collector_ = -1;  // in metrics::Default()
 };
 
 }  // namespace tributary

@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/framework/status.h"
+#include "common/metrics/metrics.h"
 #include "common/rpc/grpc_channel.h"
 #include "grpc/grpc_security_constants.h"
 #include "grpcpp/alarm.h"
@@ -116,6 +117,34 @@ std::string ByteBufferToString(const grpc::ByteBuffer& buffer) {
   return out;
 }
 
+// Every call served, when it ends (the daemons' /metrics).
+struct ServerRpcMetrics {
+  static const ServerRpcMetrics& Get() {
+    static const ServerRpcMetrics* metrics = new ServerRpcMetrics{
+        metrics::Default().Counter(
+            "tributary_rpc_server_handled_total",
+            "RPCs the server completed, by method and status code.",
+            {"method", "code"}),
+        metrics::Default().Histogram(
+            "tributary_rpc_server_handling_seconds",
+            "Seconds from a call's arrival to its end, by method.", {"method"},
+            metrics::LatencyBuckets())};
+    return *metrics;
+  }
+  void Record(const std::string& method, grpc::StatusCode code,
+              absl::Time started) const {
+    if (!metrics::RecordingEnabled()) return;
+    handled
+        ->With({method,
+                absl::StatusCodeToString(static_cast<absl::StatusCode>(code))})
+        ->Increment();
+    seconds->With({method})->Observe(
+        absl::ToDoubleSeconds(absl::Now() - started));
+  }
+  metrics::CounterFamily* handled;
+  metrics::HistogramFamily* seconds;
+};
+
 bool IsLoopbackHost(const std::string& host) {
   return host == "localhost" || host == "::1" || absl::StartsWith(host, "127.");
 }
@@ -154,6 +183,8 @@ class GrpcServer::Call final : public RpcServerCall {
   CallOptions* opts() override { return &opts_; }
 
   void Finish(const grpc::Status& status, grpc::ByteBuffer response) override {
+    ServerRpcMetrics::Get().Record(context_.method(), status.error_code(),
+                                   started_);
     response_ = std::move(response);
     const bool started = server_->loop_->StartOp([&] {
       if (status.ok()) {
@@ -183,6 +214,7 @@ class GrpcServer::Call final : public RpcServerCall {
       return;
     }
     server_->RequestNextCall();
+    if (metrics::RecordingEnabled()) started_ = absl::Now();
     const auto deadline = context_.deadline();
     if (deadline != std::chrono::system_clock::time_point::max()) {
       opts_.SetDeadline(absl::FromChrono(deadline));
@@ -311,6 +343,8 @@ class GrpcServer::Call final : public RpcServerCall {
   void OnPollDue(bool) { Poll(); }
 
   void FinishStream(const grpc::Status& status) {
+    ServerRpcMetrics::Get().Record(context_.method(), status.error_code(),
+                                   started_);
     if (!server_->loop_->StartOp([&] { stream_.Finish(status, &finished_); })) {
       finished_.OnEvent(false);
     }
@@ -335,6 +369,7 @@ class GrpcServer::Call final : public RpcServerCall {
   grpc::ByteBuffer response_;
   mutable std::optional<RpcCaller> caller_;
   CallOptions opts_;
+  absl::Time started_;  // when gRPC handed the call over
   const RpcStreamHandler* stream_handler_ = nullptr;  // null: a unary call
   const RpcPollingStream* polling_ = nullptr;
   bool last_ = false;         // the poll said the stream ends
@@ -355,6 +390,7 @@ GrpcServer::GrpcServer(int64_t max_message_bytes,
                        std::shared_ptr<grpc::ServerCredentials> credentials)
     : credentials_(credentials != nullptr ? std::move(credentials)
                                           : grpc::InsecureServerCredentials()) {
+  ServerRpcMetrics::Get();  // listed from the start
   ConfigureServerBuilder(&builder_, max_message_bytes);
   builder_.RegisterAsyncGenericService(&generic_);
   loop_ = std::make_shared<RpcLoop>(builder_.AddCompletionQueue());

@@ -174,6 +174,18 @@ class DaemonMainChecks:
         self.assertIn("SIGHUP: nothing to reload", log)
         self.assertIn("serving in plaintext", log)
 
+    def test_bad_metrics_address_is_refused(self):
+        args = self.serve_args(self.spec({self.JOB: ["127.0.0.1:1"]}))
+        proc = self.run_daemon(args + ["--metrics-listen", "nonsense"])
+        self.assert_refused(proc, "--metrics-listen 'nonsense': want host:port")
+        d = self.start_daemon(args)
+        try:
+            proc = self.run_daemon(args + ["--metrics-listen", d.address])
+            self.assertEqual(proc.returncode, 1, proc.stderr)
+            self.assertIn("Cannot serve metrics on " + d.address, proc.stderr)
+        finally:
+            d.stop()
+
     def test_port_in_use_is_an_error(self):
         path = self.spec({self.JOB: ["127.0.0.1:1"]})
         d = self.start_daemon(self.serve_args(path))
