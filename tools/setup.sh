@@ -40,6 +40,7 @@ DEB_PACKAGES=(
   libssl-dev
   openssl
   grpc-proto
+  libsystemd-dev
   python3-venv
 )
 # Test-time only: clang and its libFuzzer/sanitizer runtimes for tools/fuzz.sh.

@@ -1,6 +1,8 @@
 #include "common/daemon/daemon_main.h"
 
+#include "absl/strings/str_cat.h"
 #include "common/daemon/daemon_process.h"
+#include "common/daemon/systemd_notify.h"
 #include "spdlog/spdlog.h"
 
 namespace tributary {
@@ -20,10 +22,14 @@ std::optional<int> ParseDaemonFlags(CLI::App& app, int argc, char** argv) {
 int ServeUntilTerminated(absl::Duration grace,
                          absl::FunctionRef<void(absl::Time deadline)> stop,
                          const std::function<void()>& reload) {
+  SystemdNotifier systemd;
+  systemd.Ready("serving");
   const int sig = WaitForTerminationSignal(reload);
   const absl::Time deadline = absl::Now() + grace;
   spdlog::info("signal {}: stopping (grace period {})", sig,
                absl::FormatDuration(grace));
+  systemd.Stopping(absl::StrCat("draining (grace period ",
+                                absl::FormatDuration(grace), ")"));
   stop(deadline);
   spdlog::info("stopped");
   return 0;

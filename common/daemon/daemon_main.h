@@ -26,8 +26,10 @@ inline constexpr int kExitRuntime = 1;
 // after --help, kExitUsage for a bad flag; CLI11 printed why).
 std::optional<int> ParseDaemonFlags(CLI::App& app, int argc, char** argv);
 
-// Blocks until SIGTERM or SIGINT (PrepareDaemonProcess must have run),
-// logs "signal N: stopping (grace period G)", calls stop(now + grace) and
+// Tells systemd the daemon is ready (systemd_notify.h: READY=1, and the
+// watchdog pings when the unit has WatchdogSec), blocks until SIGTERM or
+// SIGINT (PrepareDaemonProcess must have run), logs "signal N: stopping
+// (grace period G)", tells systemd STOPPING=1, calls stop(now + grace) and
 // logs "stopped". Returns the daemon's exit status, 0.
 // SIGHUP before that runs `reload` (null: ignored, logged).
 int ServeUntilTerminated(absl::Duration grace,

@@ -1,5 +1,7 @@
 #include "common/metrics/step_metrics.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 
@@ -30,10 +32,20 @@ absl::Time StepMetrics::Start() {
 
 void StepMetrics::End(absl::Time start, absl::StatusCode outcome) {
   if (start == absl::InfinitePast()) return;
-  const std::string code = absl::StatusCodeToString(outcome);
   in_flight_->Add(-1);
-  total_->With({code})->Increment();
-  seconds_->With({code})->Observe(absl::ToDoubleSeconds(absl::Now() - start));
+  const int index = std::clamp(static_cast<int>(outcome), 0, kCodes - 1);
+  CounterCell* total = total_by_code_[index].load();
+  HistogramCell* seconds = seconds_by_code_[index].load();
+  if (total == nullptr || seconds == nullptr) {
+    // Racing first Ends of a code store the same cells: With is idempotent.
+    const std::string code = absl::StatusCodeToString(outcome);
+    total = total_->With({code});
+    seconds = seconds_->With({code});
+    total_by_code_[index].store(total);
+    seconds_by_code_[index].store(seconds);
+  }
+  total->Increment();
+  seconds->Observe(absl::ToDoubleSeconds(absl::Now() - start));
 }
 
 }  // namespace metrics

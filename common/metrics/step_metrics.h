@@ -7,10 +7,12 @@
 //                                 ("OK", "DEADLINE_EXCEEDED", ...);
 //   <name>_seconds{outcome}       their latency (metrics::LatencyBuckets);
 //   <name>s_in_flight             items started and not yet ended.
-// Thread-safe; the cells are looked up on each End (outcomes are few).
+// Thread-safe; each outcome's cells are looked up once and kept, so an End
+// allocates nothing.
 // Records only while RecordingEnabled() (metrics.h): a Start made before
 // recording was on is not counted at its End either.
 
+#include <atomic>
 #include <string>
 
 #include "absl/status/status.h"
@@ -32,9 +34,13 @@ class StepMetrics {
   void End(absl::Time start, absl::StatusCode outcome);
 
  private:
+  static constexpr int kCodes = 17;  // absl::StatusCode kOk .. kUnauthenticated
+
   CounterFamily* const total_;
   HistogramFamily* const seconds_;
   GaugeCell* const in_flight_;
+  std::atomic<CounterCell*> total_by_code_[kCodes] = {};
+  std::atomic<HistogramCell*> seconds_by_code_[kCodes] = {};
 };
 
 }  // namespace metrics

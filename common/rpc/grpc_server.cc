@@ -4,14 +4,18 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <optional>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "common/framework/status.h"
 #include "common/metrics/metrics.h"
 #include "common/rpc/grpc_channel.h"
@@ -117,32 +121,68 @@ std::string ByteBufferToString(const grpc::ByteBuffer& buffer) {
   return out;
 }
 
-// Every call served, when it ends (the daemons' /metrics).
-struct ServerRpcMetrics {
-  static const ServerRpcMetrics& Get() {
-    static const ServerRpcMetrics* metrics = new ServerRpcMetrics{
-        metrics::Default().Counter(
-            "tributary_rpc_server_handled_total",
-            "RPCs the server completed, by method and status code.",
-            {"method", "code"}),
-        metrics::Default().Histogram(
-            "tributary_rpc_server_handling_seconds",
-            "Seconds from a call's arrival to its end, by method.", {"method"},
-            metrics::LatencyBuckets())};
+// Every call served, when it ends (the daemons' /metrics). Each method's
+// cells are looked up once and kept, so recording a call allocates nothing.
+class ServerRpcMetrics {
+ public:
+  static ServerRpcMetrics& Get() {
+    static ServerRpcMetrics* metrics = new ServerRpcMetrics;
     return *metrics;
   }
+
   void Record(const std::string& method, grpc::StatusCode code,
-              absl::Time started) const {
+              absl::Time started) {
     if (!metrics::RecordingEnabled()) return;
-    handled
-        ->With({method,
-                absl::StatusCodeToString(static_cast<absl::StatusCode>(code))})
-        ->Increment();
-    seconds->With({method})->Observe(
-        absl::ToDoubleSeconds(absl::Now() - started));
+    MethodCells* cells = CellsOf(method);
+    const int index = std::clamp(static_cast<int>(code), 0, kCodes - 1);
+    metrics::CounterCell* handled = cells->handled[index].load();
+    if (handled == nullptr) {
+      handled = handled_->With(
+          {method,
+           absl::StatusCodeToString(static_cast<absl::StatusCode>(code))});
+      cells->handled[index].store(handled);
+    }
+    handled->Increment();
+    cells->seconds->Observe(absl::ToDoubleSeconds(absl::Now() - started));
   }
-  metrics::CounterFamily* handled;
-  metrics::HistogramFamily* seconds;
+
+ private:
+  static constexpr int kCodes = 17;  // OK .. UNAUTHENTICATED
+  struct MethodCells {
+    metrics::HistogramCell* seconds = nullptr;
+    std::atomic<metrics::CounterCell*> handled[kCodes] = {};
+  };
+
+  ServerRpcMetrics()
+      : handled_(metrics::Default().Counter(
+            "tributary_rpc_server_handled_total",
+            "RPCs the server completed, by method and status code.",
+            {"method", "code"})),
+        seconds_(metrics::Default().Histogram(
+            "tributary_rpc_server_handling_seconds",
+            "Seconds from a call's arrival to its end, by method.", {"method"},
+            metrics::LatencyBuckets())) {}
+
+  MethodCells* CellsOf(const std::string& method) {
+    {
+      absl::ReaderMutexLock l(&mu_);
+      auto it = by_method_.find(method);
+      if (it != by_method_.end()) return it->second.get();
+    }
+    absl::MutexLock l(&mu_);
+    std::unique_ptr<MethodCells>& cells = by_method_[method];
+    if (cells == nullptr) {
+      cells = std::make_unique<MethodCells>();
+      cells->seconds = seconds_->With({method});
+    }
+    return cells.get();
+  }
+
+  metrics::CounterFamily* const handled_;
+  metrics::HistogramFamily* const seconds_;
+  absl::Mutex mu_;
+  absl::flat_hash_map<std::string, std::unique_ptr<MethodCells>> by_method_
+      ABSL_GUARDED_BY(mu_);
 };
 
 bool IsLoopbackHost(const std::string& host) {

@@ -186,6 +186,49 @@ class DaemonMainChecks:
         finally:
             d.stop()
 
+    def test_systemd_hears_ready_watchdog_pings_and_stopping(self):
+        """Type=notify with WatchdogSec, as systemd would run it: a datagram socket
+        of our own as NOTIFY_SOCKET (abstract, as systemd allows), WATCHDOG_USEC."""
+        import uuid
+        name = "tributary-notify-" + uuid.uuid4().hex
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.bind("\0" + name)
+        self.addCleanup(sock.close)
+        env = env_without_tf_config(NOTIFY_SOCKET="@" + name, WATCHDOG_USEC="200000")
+        d = self.start_daemon(self.serve_args(self.spec({self.JOB: ["127.0.0.1:1"]})),
+                              env=env)
+
+        def messages(until, deadline_s):
+            got = []
+            deadline = time.monotonic() + deadline_s
+            while not until(got) and time.monotonic() < deadline:
+                sock.settimeout(max(0.01, deadline - time.monotonic()))
+                try:
+                    got.append(sock.recv(4096).decode())
+                except socket.timeout:
+                    break
+            return got
+
+        try:
+            serving = messages(lambda g: sum("WATCHDOG=1" in m for m in g) >= 3, 10)
+        finally:
+            rc, log = d.stop(signal.SIGTERM)
+        self.assertEqual(rc, 0, log)
+        self.assertIn("READY=1\nSTATUS=serving", serving[0])
+        self.assertGreaterEqual(sum(m == "WATCHDOG=1" for m in serving), 3, serving)
+        self.assertIn("systemd watchdog: pinging every 100ms", log)
+        rest = messages(lambda g: any("STOPPING=1" in m for m in g), 5)
+        stopping = [m for m in rest if "STOPPING=1" in m]
+        self.assertEqual(len(stopping), 1, rest)
+        self.assertIn("STATUS=draining", stopping[0])
+
+    def test_without_notify_socket_nothing_is_sent(self):
+        d = self.start_daemon(self.serve_args(self.spec({self.JOB: ["127.0.0.1:1"]})))
+        rc, log = d.stop(signal.SIGTERM)
+        self.assertEqual(rc, 0, log)
+        self.assertNotIn("watchdog", log)
+        self.assertNotIn("notification failed", log)
+
     def test_port_in_use_is_an_error(self):
         path = self.spec({self.JOB: ["127.0.0.1:1"]})
         d = self.start_daemon(self.serve_args(path))
