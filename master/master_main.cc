@@ -20,6 +20,7 @@
 #include "common/daemon/daemon_metrics.h"
 #include "common/daemon/daemon_process.h"
 #include "common/daemon/daemon_tls.h"
+#include "common/daemon/version.h"
 #include "master/master_server.h"
 #include "spdlog/spdlog.h"
 
@@ -50,6 +51,8 @@ int Run(int argc, char** argv) {
       "tributary-master: serves TensorFlow's MasterService "
       "(/tensorflow.MasterService/*) for a cluster of tributary-worker tasks.\n"
       "Clients connect with target grpc://ADDR (ADDR as given to --listen)."};
+  app.set_version_flag("--version", VersionLine("tributary-master"),
+                       "Print the version and commit, and exit");
   app.add_option("--cluster", flags.cluster_file,
                  "Cluster spec file, TensorFlow's JSON form: "
                  "{\"ps\": [\"host:port\"], \"worker\": [\"host:port\", ...]}. "

@@ -22,6 +22,7 @@
 #include "common/daemon/daemon_metrics.h"
 #include "common/daemon/daemon_process.h"
 #include "common/daemon/daemon_tls.h"
+#include "common/daemon/version.h"
 #include "common/device/device.h"
 #include "common/framework/status.h"
 #include "kernels/math/matmul_backend.h"
@@ -56,6 +57,8 @@ int Run(int argc, char** argv) {
       "(/tensorflow.WorkerService/*) for one task of a cluster: it runs the "
       "graph partitions a tributary-master registers on it and exchanges "
       "tensors with the other tasks (RecvTensor)."};
+  app.set_version_flag("--version", VersionLine("tributary-worker"),
+                       "Print the version and commit, and exit");
   app.add_option("--cluster", flags.cluster_file,
                  "Cluster spec file, TensorFlow's JSON form: "
                  "{\"ps\": [\"host:port\"], \"worker\": [\"host:port\", ...]}. "

@@ -5,6 +5,7 @@ command-line behaviour both daemons share, checked once here for both.
 """
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -126,6 +127,15 @@ class DaemonMainChecks:
         self.assertEqual(proc.returncode, 0, proc.stderr)
         for text in self.HELP:
             self.assertIn(text, proc.stdout)
+
+    def test_version_names_the_release_and_the_commit(self):
+        proc = self.run_daemon(["--version"])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        name = os.path.basename(self.BINARY)
+        with open("VERSION") as f:
+            release = f.read().strip()
+        self.assertRegex(proc.stdout.strip(), r"^%s %s \(commit ([0-9a-f]{12}(-dirty)?|"
+                         r"unknown)\)$" % (name, re.escape(release)))
 
     def test_bad_cluster_spec_is_refused(self):
         proc = self.run_daemon(self.serve_args(self.spec({self.JOB: ["nohost"]})))

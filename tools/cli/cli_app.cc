@@ -1,6 +1,7 @@
 #include "tools/cli/cli_app.h"
 
 #include "CLI/CLI.hpp"
+#include "common/daemon/version.h"
 #include "tools/cli/inspect_command.h"
 
 namespace tributary {
@@ -16,9 +17,10 @@ void AddInspect(CLI::App& app, CliInvocation* inv) {
                    "directory, whose tag sets and signatures are listed")
       ->required();
   inspect->add_flag("--json", inv->inspect_json, "Print the report as JSON");
-  inspect->add_flag("--optimized", inv->inspect_optimized,
-                    "List the graph after the optimizer's passes (constant folding, "
-                    "fusion) on one CPU; the passes' summary goes to stderr");
+  inspect->add_flag(
+      "--optimized", inv->inspect_optimized,
+      "List the graph after the optimizer's passes (constant folding, "
+      "fusion) on one CPU; the passes' summary goes to stderr");
   inspect->callback([inv] { inv->command = CliCommand::kInspect; });
 }
 
@@ -205,6 +207,8 @@ CliInvocation ParseCommandLine(const std::vector<std::string>& args,
       "tributary: inspect and run TensorFlow GraphDefs on the Tributary "
       "runtime, "
       "locally or on a cluster"};
+  app.set_version_flag("--version", VersionLine("tributary"),
+                       "Print the version and commit, and exit");
   app.require_subcommand(1);
   AddInspect(app, &inv);
   AddRun(app, &inv);
@@ -228,8 +232,8 @@ int RunCommandLine(const CliInvocation& inv, std::ostream& out,
     case CliCommand::kNone:
       return inv.exit_code;
     case CliCommand::kInspect:
-      return RunInspect(inv.inspect_graph, inv.inspect_json, inv.inspect_optimized, out,
-                        err);
+      return RunInspect(inv.inspect_graph, inv.inspect_json,
+                        inv.inspect_optimized, out, err);
     case CliCommand::kRun:
       return RunRunCommand(inv.run, out);
     case CliCommand::kDevices:

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "common/daemon/version.h"
 #include "gtest/gtest.h"
 
 namespace tributary {
@@ -59,17 +60,29 @@ TEST(CliAppTest, RunTakesSavedModelFlags) {
   EXPECT_EQ(p.inv.run.graph_path, "");
   EXPECT_EQ(p.inv.run.tags, (std::vector<std::string>{"serve,gpu"}));
   EXPECT_EQ(p.inv.run.signature, "predict");
-  EXPECT_EQ(p.inv.run.inputs, (std::vector<std::string>{"x=[1,2]", "k=@k.npy"}));
+  EXPECT_EQ(p.inv.run.inputs,
+            (std::vector<std::string>{"x=[1,2]", "k=@k.npy"}));
 }
 
 TEST(CliAppTest, RunHelpDocumentsFilesAndConfig) {
   Parsed p = Parse({"run", "--help"});
   EXPECT_EQ(p.inv.command, CliCommand::kNone);
   EXPECT_EQ(p.inv.exit_code, 0);
-  for (const char* text : {"--output", "--config", "--config-file", "@batch.npy",
-                           "--saved-model", "--signature", "--input", "--tag"}) {
+  for (const char* text :
+       {"--output", "--config", "--config-file", "@batch.npy", "--saved-model",
+        "--signature", "--input", "--tag"}) {
     EXPECT_NE(p.out.find(text), std::string::npos) << text << "\n" << p.out;
   }
+}
+
+TEST(CliAppTest, VersionNamesTheReleaseAndTheCommit) {
+  Parsed p = Parse({"--version"});
+  EXPECT_EQ(p.inv.command, CliCommand::kNone);
+  EXPECT_EQ(p.inv.exit_code, 0);
+  EXPECT_EQ(p.out, VersionLine("tributary") + "\n");
+  EXPECT_NE(p.out.find(std::string(" ") + TributaryVersion() + " (commit "),
+            std::string::npos)
+      << p.out;
 }
 
 TEST(CliAppTest, InspectStillParses) {
