@@ -7,6 +7,8 @@
 // bad TLS files, a bad cluster spec or a task that is not in it, 1 when the
 // devices cannot be created or the address cannot be served.
 
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -39,6 +41,7 @@ struct WorkerFlags {
   double orphaned_session_grace_s = 30;
   TlsFiles tls;
   std::string metrics_listen;
+  bool task_from_hostname = false;
   HostMemoryFlags memory;
   // --job, --task, --listen, thread counts, devices, message size.
   WorkerServerOptions server;
@@ -144,6 +147,10 @@ int Run(int argc, char** argv) {
                  "before they are cancelled")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  app.add_flag("--task-from-hostname", flags.task_from_hostname,
+               "Take the task index from this host's name, as a Kubernetes "
+               "StatefulSet names its pods (<job>-<N>: task N of that job; "
+               "with --job, only N is taken). Instead of --task");
   AddTlsFlags(app, &flags.tls);
   AddMetricsFlag(app, &flags.metrics_listen);
   AddHostMemoryFlags(app, &flags.memory);
@@ -170,6 +177,22 @@ int Run(int argc, char** argv) {
   absl::StatusOr<DaemonCluster> loaded =
       LoadDaemonCluster(flags.cluster_file, &source);
   WorkerServerOptions& options = flags.server;
+  if (loaded.ok() && flags.task_from_hostname) {
+    char hostname[256] = {};
+    gethostname(hostname, sizeof(hostname) - 1);
+    absl::StatusOr<TaskName> task =
+        options.task >= 0
+            ? absl::StatusOr<TaskName>(errors::InvalidArgument(
+                  "--task-from-hostname and --task both say which task this "
+                  "is: give one"))
+            : TaskFromHostname(hostname, loaded->cluster, options.job);
+    if (!task.ok()) {
+      std::cerr << "tributary-worker: " << task.status().message() << "\n";
+      return kExitUsage;
+    }
+    options.job = task->job;
+    options.task = task->task;
+  }
   if (loaded.ok()) {
     const std::optional<TfConfig>& tf_config = loaded->tf_config;
     if (options.job.empty() && tf_config.has_value() && tf_config->task_type) {

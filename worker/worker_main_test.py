@@ -6,6 +6,7 @@ The checks both daemons share are daemon_process.DaemonMainChecks.
 import json
 import os
 import signal
+import subprocess
 import tempfile
 import unittest
 
@@ -19,7 +20,7 @@ class WorkerMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpec
             "--intra-op-threads", "--cpu-devices", "--max-message-size", "--max-graph-bytes",
             "--session-memory-budget", "--allowed-path", "--grace-period", "--tls-cert",
             "--tls-key", "--tls-ca", "--host-cache-bytes", "--host-cache-idle-s", "--orphaned-session-grace",
-            "--metrics-listen", "TF_CONFIG"]
+            "--metrics-listen", "--task-from-hostname", "--version", "TF_CONFIG"]
     JOB = "ps"
     TASK_FLAGS = ["--job", "ps", "--task", "0"]
 
@@ -54,6 +55,36 @@ class WorkerMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpec
         rc, log = d.stop(signal.SIGINT)
         self.assertEqual(rc, 0, log)
         self.assertIn("/job:worker/replica:0/task:1", log)
+
+    def test_task_from_hostname_as_a_statefulset_pod(self):
+        """The daemon in a UTS namespace of its own whose host name is "worker-1",
+        as Kubernetes names a StatefulSet's second pod."""
+        probe = subprocess.run(["unshare", "--uts", "true"], capture_output=True)
+        if probe.returncode != 0:
+            self.skipTest("cannot make a UTS namespace here (needs root): %s"
+                          % probe.stderr.decode().strip())
+        address = "127.0.0.1:%d" % free_port()
+        spec = self.spec({"ps": ["127.0.0.1:1"], "worker": ["127.0.0.1:2", address]})
+        binary = os.path.abspath(self.BINARY)
+
+        def in_pod(hostname, *args):
+            return ["-c", 'hostname "$0" && exec "$@"', hostname, binary,
+                    "--cluster", spec, *args]
+
+        d = daemon_process.Daemon("unshare", ["--uts", "sh"] + in_pod(
+            "worker-1", "--task-from-hostname"))
+        self.assertEqual(d.address, address)
+        rc, log = d.stop(signal.SIGTERM)
+        self.assertEqual(rc, 0, log)
+        self.assertIn("task /job:worker/replica:0/task:1 with", log)
+        for hostname, args, says in [
+                ("worker-7", [], "is task 7 of job 'worker'"),
+                ("chief-0", [], "names job 'chief'"),
+                ("worker", [], "does not end in -N"),
+                ("worker-1", ["--task", "1"], "give one")]:
+            proc = daemon_process.run("unshare", ["--uts", "sh"] + in_pod(
+                hostname, "--task-from-hostname", *args))
+            self.assert_refused(proc, says)
 
     def test_allowed_path_must_exist_and_its_absence_is_warned_about(self):
         spec = self.spec({"ps": ["127.0.0.1:1"]})

@@ -31,6 +31,20 @@ struct DaemonCluster {
 absl::StatusOr<DaemonCluster> LoadDaemonCluster(const std::string& cluster_file,
                                                 std::string* source);
 
+// The task a worker is, from its host name, as a Kubernetes StatefulSet names
+// its pods ("<statefulset>-<ordinal>", deploy/kubernetes): the task index is
+// the number after the last '-', the job is `job` when given, else the part
+// before it, which must be a job of `cluster`. InvalidArgument naming the
+// host name when it has no "-N" ending, names no job of the cluster, or N is
+// not a task of that job.
+struct TaskName {
+  std::string job;
+  int task = -1;
+};
+absl::StatusOr<TaskName> TaskFromHostname(const std::string& hostname,
+                                          const ClusterSpec& cluster,
+                                          const std::string& job);
+
 }  // namespace tributary
 
 #endif  // TRIBUTARY_COMMON_DAEMON_DAEMON_CLUSTER_H_
