@@ -24,6 +24,7 @@ PROTOS = ["grpc/health/v1/health.proto", "grpc/reflection/v1/reflection.proto",
 
 MASTER = os.path.join("master", "tributary-master")
 WORKER = os.path.join("worker", "tributary-worker")
+CLI = os.path.join("tools", "tributary")
 
 
 class HealthAndReflectionTest(daemon_process.ClusterSpecTestCase):
@@ -214,6 +215,40 @@ class HealthAndReflectionTest(daemon_process.ClusterSpecTestCase):
                                                 "remote_device")
                            if hasattr(answer, field) for d in getattr(answer, field)]
                 self.assertTrue(any("CPU:0" in d for d in devices), devices)
+
+
+class HealthCommandTest(daemon_process.ClusterSpecTestCase):
+    """`tributary health`, the probe for scripts and Kubernetes exec probes."""
+
+    def health(self, *args):
+        return subprocess.run([CLI, "health", *args], capture_output=True, text=True,
+                              timeout=60)
+
+    def test_serving_daemons_and_what_is_not(self):
+        port = daemon_process.free_ports(1)[0]
+        spec = self.spec({"worker": ["127.0.0.1:%d" % port]})
+        worker = daemon_process.Daemon(
+            WORKER, ["--cluster", spec, "--job", "worker", "--task", "0"])
+        self.addCleanup(HealthAndReflectionTest.kill, worker)
+        master = daemon_process.Daemon(MASTER, ["--cluster", spec,
+                                                "--listen", "127.0.0.1:0"])
+        self.addCleanup(HealthAndReflectionTest.kill, master)
+        for daemon, service in [(worker, "tensorflow.WorkerService"),
+                                (master, "tensorflow.MasterService")]:
+            target = "grpc://" + daemon.address
+            for args in ([], ["--service", service]):
+                proc = self.health("--target", target, *args)
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                self.assertEqual(proc.stdout, "SERVING\n")
+            proc = self.health("--target", target, "--service", "tensorflow.EagerService")
+            self.assertEqual(proc.returncode, 1)
+            self.assertIn("No service 'tensorflow.EagerService'", proc.stderr)
+        rc, log = worker.stop()
+        self.assertEqual(rc, 0, log)
+        proc = self.health("--target", "grpc://127.0.0.1:%d" % port, "--timeout", "2")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("127.0.0.1:%d" % port, proc.stderr)
+        self.assertEqual(self.health("--target", "http://x:1").returncode, 2)
 
 
 if __name__ == "__main__":

@@ -109,6 +109,28 @@ void AddDevices(CLI::App& app, CliInvocation* inv) {
   devices->callback([inv] { inv->command = CliCommand::kDevices; });
 }
 
+void AddHealth(CLI::App& app, CliInvocation* inv) {
+  CLI::App* health = app.add_subcommand(
+      "health",
+      "Ask a daemon's gRPC health service whether it serves (prints SERVING "
+      "or NOT_SERVING; exit 0 only when serving): a probe for scripts and "
+      "Kubernetes exec probes, TLS included");
+  health
+      ->add_option("--target", inv->health.target,
+                   "The master's or a worker's gRPC address: grpc://host:port")
+      ->required();
+  health->add_option("--service", inv->health.service,
+                     "Ask about one service (tensorflow.MasterService, "
+                     "tensorflow.WorkerService); default: the whole daemon");
+  health
+      ->add_option("--timeout", inv->health.timeout_s,
+                   "Seconds to wait for the answer")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  AddClientCredentialFlags(health, &inv->health.credentials);
+  health->callback([inv] { inv->command = CliCommand::kHealth; });
+}
+
 void AddCluster(CLI::App& app, CliInvocation* inv) {
   CLI::App* cluster = app.add_subcommand(
       "cluster",
@@ -213,6 +235,7 @@ CliInvocation ParseCommandLine(const std::vector<std::string>& args,
   AddInspect(app, &inv);
   AddRun(app, &inv);
   AddDevices(app, &inv);
+  AddHealth(app, &inv);
   AddCluster(app, &inv);
 
   std::vector<const char*> argv;
@@ -238,6 +261,8 @@ int RunCommandLine(const CliInvocation& inv, std::ostream& out,
       return RunRunCommand(inv.run, out);
     case CliCommand::kDevices:
       return RunDevicesCommand(inv.devices, out, err);
+    case CliCommand::kHealth:
+      return RunHealthCommand(inv.health, out, err);
     case CliCommand::kClusterUp:
       return RunClusterUp(inv.cluster_up, out, err);
     case CliCommand::kClusterDown:

@@ -3,10 +3,11 @@
 // of main() so the parsing is unit-tested.
 //
 //   tributary inspect GRAPH [--json] [--optimized]
-//   tributary inspect SAVED_MODEL_DIR [--json]            (saved_model_inspect.h)
+//   tributary inspect SAVED_MODEL_DIR [--json] (saved_model_inspect.h)
 //   tributary run --graph GRAPH [--target T] ...          (run_command.h)
 //   tributary run --saved-model DIR [--signature K] ...   (saved_model_run.h)
 //   tributary devices --target T [--json]                  (devices_command.h)
+//   tributary health --target T [--service S]              (health_command.h)
 //   tributary cluster up --cluster FILE [--master ADDR] ...  (cluster_up.h)
 //   tributary cluster down [--cluster FILE] ...            (cluster_down.h)
 #ifndef TRIBUTARY_TOOLS_CLI_CLI_APP_H_
@@ -19,6 +20,7 @@
 #include "tools/cli/cluster_down.h"
 #include "tools/cli/cluster_up.h"
 #include "tools/cli/devices_command.h"
+#include "tools/cli/health_command.h"
 #include "tools/cli/run_command.h"
 
 namespace tributary {
@@ -28,6 +30,7 @@ enum class CliCommand {
   kInspect,
   kRun,
   kDevices,
+  kHealth,
   kClusterUp,
   kClusterDown,
 };
@@ -42,6 +45,7 @@ struct CliInvocation {
   bool inspect_optimized = false;
   RunCommandOptions run;
   DevicesCommandOptions devices;
+  HealthCommandOptions health;
   ClusterUpOptions cluster_up;
   ClusterDownOptions cluster_down;
 };

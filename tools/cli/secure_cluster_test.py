@@ -119,6 +119,21 @@ class SecureClusterTest(unittest.TestCase):
                         "--tls-ca", self.state["tls_ca"], env=self.empty_state)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
 
+    def test_health_probe_over_mutual_tls(self):
+        """`tributary health` as a Kubernetes exec probe on a TLS port: with the
+        cluster's certificates it hears SERVING from a worker, which asks for a
+        client certificate, and from the master; without them it is refused."""
+        with open(self.cluster.spec_path) as f:
+            worker = "grpc://" + json.load(f)["worker"][0]
+        tls = ["--tls-ca", self.state["tls_ca"], "--tls-cert", self.state["tls_cert"],
+               "--tls-key", self.state["tls_key"]]
+        for target in (worker, self.cluster.target):
+            proc = self.cli("health", "--target", target, *tls, env=self.empty_state)
+            self.assertEqual((proc.returncode, proc.stdout), (0, "SERVING\n"), proc.stderr)
+            proc = self.cli("health", "--target", target, "--timeout", "3",
+                            env=self.empty_state)
+            self.assertEqual(proc.returncode, 1, proc.stdout)
+
     def test_plaintext_client_is_refused(self):
         proc = self.cli("devices", "--target", self.cluster.target, "--json",
                         env=self.empty_state, timeout=WAIT_S * 3)
