@@ -51,6 +51,7 @@ TEST_DEB_PACKAGES=(
   clang-14
   libclang-rt-14-dev
   python3-grpcio
+  python3-yaml
   prometheus
 )
 if ((with_tests)); then DEB_PACKAGES+=("${TEST_DEB_PACKAGES[@]}"); fi
