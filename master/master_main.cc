@@ -20,6 +20,7 @@
 #include "common/daemon/daemon_metrics.h"
 #include "common/daemon/daemon_process.h"
 #include "common/daemon/daemon_tls.h"
+#include "common/daemon/log_format.h"
 #include "common/daemon/version.h"
 #include "master/master_server.h"
 #include "spdlog/spdlog.h"
@@ -30,6 +31,7 @@ namespace {
 struct MasterFlags {
   std::string cluster_file;
   std::string log_level = "info";
+  std::string log_format = "text";
   int64_t discovery_timeout_ms = 30000;
   int64_t task_startup_window_s = 30;
   int64_t control_timeout_ms = 30000;
@@ -64,6 +66,8 @@ int Run(int argc, char** argv) {
                  "bound address is logged as \"listening on ADDR\")")
       ->type_name("ADDR")
       ->required();
+  app.add_option("--log-format", flags.log_format, kLogFormatHelp)
+      ->capture_default_str();
   app.add_option("--log-level", flags.log_level, kLogLevelHelp)
       ->type_name("LEVEL")
       ->capture_default_str();
@@ -163,7 +167,9 @@ int Run(int argc, char** argv) {
     return *exit;
   }
 
-  absl::Status logging = InitDaemonLogging("master", flags.log_level);
+  absl::Status logging =
+      InitDaemonLogging("master", flags.log_level, flags.log_format);
+  SetLogTask("master");
   if (!logging.ok()) {
     std::cerr << "tributary-master: " << logging.message() << "\n";
     return kExitUsage;

@@ -18,7 +18,7 @@ class MasterMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpec
             "--max-graph-bytes", "--max-sessions", "--max-steps-per-client",
             "--max-steps-per-session", "--grace-period", "--tls-cert", "--tls-key", "--tls-ca",
             "--insecure-listen", "--auth-tokens", "--host-cache-bytes", "--host-cache-idle-s",
-            "--metrics-listen"]
+            "--metrics-listen", "--log-format"]
     JOB = "worker"  # the master serves no task; its spec names the workers
     TASK_FLAGS = []
 

@@ -8,6 +8,7 @@
 #include "common/device/device_name_utils.h"
 #include "common/distributed/resource_limits.h"
 #include "common/distributed/wait_for_callback.h"
+#include "common/framework/log_context.h"
 #include "common/framework/status.h"
 #include "common/framework/types.h"
 #include "common/runtime/placement/placer.h"
@@ -511,6 +512,9 @@ void MasterSession::StartStep(const std::shared_ptr<StepRun>& run,
   StepOptions& sopts = run->step_options;
   sopts.step_id = NewStepId();
   sopts.session_handle = handle();
+  ScopedLogContext log(handle(), sopts.step_id);
+  spdlog::debug("step started: {} feed(s), {} fetch(es), {} target(s)",
+                req.feed_size(), req.fetch_size(), req.target_size());
   sopts.trace = req.options().trace_level() > tensorflow::RunOptions::NO_TRACE;
   sopts.output_partition_graphs = req.options().output_partition_graphs();
   std::vector<int> fetches(run->signature.fetches.size());
@@ -519,7 +523,14 @@ void MasterSession::StartStep(const std::shared_ptr<StepRun>& run,
       WantsMetadata(req.options()) ? run->response->proto.mutable_metadata()
                                    : nullptr;
   RunStepAsync(run->caller, std::move(graph), sopts, *run->feeds, fetches,
-               &run->outputs, metadata, [run](const absl::Status& s) {
+               &run->outputs, metadata,
+               [run, session = handle(),
+                step_id = sopts.step_id](const absl::Status& s) {
+                 {
+                   ScopedLogContext log(session, step_id);
+                   spdlog::debug("step ended: {}",
+                                 s.ok() ? "OK" : s.ToString());
+                 }
                  if (s.ok()) {
                    const tensorflow::RunStepRequest& r = run->request->proto;
                    RunStepResponseMsg* response = run->response;

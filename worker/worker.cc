@@ -11,6 +11,7 @@
 #include "absl/synchronization/notification.h"
 #include "common/distributed/resource_limits.h"
 #include "common/framework/derived_status.h"
+#include "common/framework/log_context.h"
 #include "common/framework/status.h"
 #include "common/rendezvous/rendezvous_key.h"
 #include "common/rendezvous/rendezvous_util.h"
@@ -511,10 +512,20 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequestMsg* request,
   BeginCall();
   // TensorFlow's store_errors_in_response_body: the error travels in the
   // response and the call succeeds (its transport cannot carry details).
+  const tensorflow::RunGraphRequest& proto = request->proto;
+  ScopedLogContext log(proto.session_handle(), proto.step_id());
+  spdlog::debug("RunGraph {} started{}", proto.graph_handle(),
+                proto.is_partial() ? " (partial run)" : "");
   auto finish = [this, request, response,
                  started = WorkerMetrics::Get().run_graphs.Start(),
                  done = std::move(done)](const absl::Status& s) {
     WorkerMetrics::Get().run_graphs.End(started, s.code());
+    {
+      ScopedLogContext log(request->proto.session_handle(),
+                           request->proto.step_id());
+      spdlog::debug("RunGraph {} ended: {}", request->proto.graph_handle(),
+                    s.ok() ? "OK" : s.ToString());
+    }
     if (!s.ok() && request->proto.store_errors_in_response_body()) {
       response->proto.set_status_code(ToErrorCode(s.code()));
       response->proto.set_status_error_message(std::string(s.message()));
@@ -580,10 +591,6 @@ void Worker::DoRunGraph(CallOptions* opts, const RunGraphRequestMsg* request,
           // rendezvous now; the master sends no CleanupGraph for it after
           // a successful step.
           rendezvous_mgr_.Cleanup(step->step_id);
-        }
-        if (!s.ok()) {
-          spdlog::debug("Step {} on {} failed: {}", request->proto.step_id(),
-                        env_->task_name, s.ToString());
         }
         // Before `done`: the caller may tear things down once it has run.
         step.reset();
@@ -749,6 +756,7 @@ void Worker::RecvTensorAsync(CallOptions* opts,
                              const tensorflow::RecvTensorRequest* request,
                              TensorResponse* response, StatusCallback done) {
   BeginCall();
+  ScopedLogContext log("", request->step_id());
   auto finish = [this, done = std::move(done)](const absl::Status& s) {
     done(s);
     EndCall();

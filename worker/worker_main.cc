@@ -16,6 +16,7 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "common/daemon/daemon_cluster.h"
@@ -24,6 +25,7 @@
 #include "common/daemon/daemon_metrics.h"
 #include "common/daemon/daemon_process.h"
 #include "common/daemon/daemon_tls.h"
+#include "common/daemon/log_format.h"
 #include "common/daemon/version.h"
 #include "common/device/device.h"
 #include "common/framework/status.h"
@@ -37,6 +39,7 @@ namespace {
 struct WorkerFlags {
   std::string cluster_file;
   std::string log_level = "info";
+  std::string log_format = "text";
   double grace_period_s = 10;
   double orphaned_session_grace_s = 30;
   TlsFiles tls;
@@ -78,6 +81,8 @@ int Run(int argc, char** argv) {
                  "interface (0.0.0.0:PORT in a container); peers still dial "
                  "the spec's address")
       ->default_str("the task's address");
+  app.add_option("--log-format", flags.log_format, kLogFormatHelp)
+      ->capture_default_str();
   app.add_option("--log-level", flags.log_level, kLogLevelHelp)
       ->capture_default_str();
   app.add_option("--inter-op-threads", flags.server.inter_op_threads,
@@ -158,7 +163,8 @@ int Run(int argc, char** argv) {
     return *exit;
   }
 
-  absl::Status logging = InitDaemonLogging("worker", flags.log_level);
+  absl::Status logging =
+      InitDaemonLogging("worker", flags.log_level, flags.log_format);
   if (!logging.ok()) {
     std::cerr << "tributary-worker: " << logging.message() << "\n";
     return kExitUsage;
@@ -222,6 +228,8 @@ int Run(int argc, char** argv) {
               << source << "): " << address.status().message() << "\n";
     return kExitUsage;
   }
+  SetLogTask(
+      absl::StrCat("/job:", options.job, "/replica:0/task:", options.task));
   options.grace_period = absl::Seconds(flags.grace_period_s);
   options.orphaned_session_grace =
       absl::Seconds(flags.orphaned_session_grace_s);

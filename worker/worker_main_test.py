@@ -20,7 +20,7 @@ class WorkerMainTest(daemon_process.DaemonMainChecks, daemon_process.ClusterSpec
             "--intra-op-threads", "--cpu-devices", "--max-message-size", "--max-graph-bytes",
             "--session-memory-budget", "--allowed-path", "--grace-period", "--tls-cert",
             "--tls-key", "--tls-ca", "--host-cache-bytes", "--host-cache-idle-s", "--orphaned-session-grace",
-            "--metrics-listen", "--task-from-hostname", "--version", "TF_CONFIG"]
+            "--metrics-listen", "--log-format", "--task-from-hostname", "--version", "TF_CONFIG"]
     JOB = "ps"
     TASK_FLAGS = ["--job", "ps", "--task", "0"]
 

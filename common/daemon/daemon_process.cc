@@ -2,13 +2,13 @@
 
 #include <pthread.h>
 #include <signal.h>
-
 #include <unistd.h>
 
 #include <cerrno>
 #include <memory>
 
 #include "absl/synchronization/mutex.h"
+#include "common/daemon/log_format.h"
 #include "common/framework/malloc_tuning.h"
 #include "common/framework/status.h"
 #include "spdlog/sinks/stdout_sinks.h"
@@ -60,15 +60,18 @@ void RequestTermination() {
 }
 
 absl::Status InitDaemonLogging(const std::string& name,
-                               const std::string& level) {
+                               const std::string& level,
+                               const std::string& format) {
   const spdlog::level::level_enum parsed = spdlog::level::from_str(level);
   // from_str answers "off" for anything it does not know.
   if (parsed == spdlog::level::off && level != "off") {
     return errors::InvalidArgument("Unknown log level '", level, "' (",
                                    kLogLevelHelp, ")");
   }
+  TRIB_ASSIGN_OR_RETURN(std::unique_ptr<spdlog::formatter> formatter,
+                        NewLogFormatter(format));
   auto logger = spdlog::stderr_logger_mt(name);
-  logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%n] [%l] %v");
+  logger->set_formatter(std::move(formatter));
   logger->set_level(parsed);
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);

@@ -13,8 +13,8 @@
 //     return 0;
 //   }
 //
-// Signals: SIGTERM, SIGINT and SIGHUP are blocked in every thread (threads inherit
-// the mask from the thread that creates them, hence "first") and taken
+// Signals: SIGTERM, SIGINT and SIGHUP are blocked in every thread (threads
+// inherit the mask from the thread that creates them, hence "first") and taken
 // synchronously by WaitForTerminationSignal, so the stop sequence runs as
 // ordinary code instead of inside a signal handler. SIGPIPE is ignored (a
 // peer that vanished mid-write is an RPC error, not a reason to die).
@@ -46,12 +46,13 @@ int WaitForTerminationSignal(const std::function<void()>& on_hangup = nullptr);
 // stopping itself).
 void RequestTermination();
 
-// Creates the daemon's spdlog logger named `name` on stderr with a
-// "[time] [name] [level] message" pattern and makes it the default logger.
-// `level` is one of trace, debug, info, warn, error, critical, off;
-// InvalidArgument otherwise.
+// Creates the daemon's spdlog logger named `name` on stderr in `format`
+// (log_format.h: "text", "[time] [name] [level] message", or "json") and
+// makes it the default logger. `level` is one of trace, debug, info, warn,
+// error, critical, off; InvalidArgument for another level or format.
 absl::Status InitDaemonLogging(const std::string& name,
-                               const std::string& level);
+                               const std::string& level,
+                               const std::string& format = "text");
 
 // The accepted --log-level values, for --help texts.
 inline constexpr char kLogLevelHelp[] =

@@ -153,6 +153,11 @@ class DaemonMainChecks:
         proc = self.run_daemon([*self.TASK_FLAGS, "--listen", "127.0.0.1:0"])
         self.assert_refused(proc, "--cluster")
 
+    def test_bad_log_format(self):
+        args = self.serve_args(self.spec({self.JOB: ["127.0.0.1:1"]}))
+        self.assert_refused(self.run_daemon(args + ["--log-format", "xml"]),
+                            "Unknown log format 'xml'")
+
     def test_bad_log_level(self):
         args = self.serve_args(self.spec({self.JOB: ["127.0.0.1:1"]}))
         self.assert_refused(self.run_daemon(args + ["--log-level", "loud"]), "loud")
