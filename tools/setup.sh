@@ -46,13 +46,17 @@ DEB_PACKAGES=(
 # Test-time only: clang and its libFuzzer/sanitizer runtimes for tools/fuzz.sh.
 # Debian's gRPC Python client probes the daemons' health and reflection services
 # (tests/distributed/health_and_reflection_test); promtool and a real Prometheus
-# server check and scrape their metrics (tests/distributed/metrics_test).
+# server check and scrape their metrics (tests/distributed/metrics_test);
+# python3-yaml reads the Kubernetes manifests (tests/repository); dpkg-dev and
+# lintian make and check the .deb (tools/package.sh, tools:package_test).
 TEST_DEB_PACKAGES=(
   clang-14
   libclang-rt-14-dev
   python3-grpcio
   python3-yaml
   prometheus
+  dpkg-dev
+  lintian
 )
 if ((with_tests)); then DEB_PACKAGES+=("${TEST_DEB_PACKAGES[@]}"); fi
 
