@@ -251,9 +251,7 @@ int Run(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<metrics::HttpExposer>> metrics_exposer =
       StartDaemonMetrics(flags.metrics_listen);
   if (!metrics_exposer.ok()) {
-    spdlog::error("{}", std::string(metrics_exposer.status().message()));
-    return absl::IsInvalidArgument(metrics_exposer.status()) ? kExitUsage
-                                                             : kExitRuntime;
+    return MetricsExitStatus(metrics_exposer.status());
   }
   const absl::Status started = worker.Start();
   if (!started.ok()) {

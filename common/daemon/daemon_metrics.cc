@@ -1,5 +1,6 @@
 #include "common/daemon/daemon_metrics.h"
 
+#include "common/daemon/daemon_main.h"
 #include "common/framework/caching_allocator.h"
 #include "common/metrics/process_collector.h"
 #include "spdlog/spdlog.h"
@@ -44,6 +45,11 @@ absl::StatusOr<std::unique_ptr<metrics::HttpExposer>> StartDaemonMetrics(
     spdlog::info("metrics on http://{}/metrics", (*exposer)->address());
   }
   return exposer;
+}
+
+int MetricsExitStatus(const absl::Status& error) {
+  spdlog::error("{}", std::string(error.message()));
+  return absl::IsInvalidArgument(error) ? kExitUsage : kExitRuntime;
 }
 
 }  // namespace tributary

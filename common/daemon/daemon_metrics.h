@@ -31,6 +31,10 @@ void AddMetricsFlag(CLI::App& app, std::string* listen);
 absl::StatusOr<std::unique_ptr<metrics::HttpExposer>> StartDaemonMetrics(
     const std::string& listen);
 
+// The daemon's exit status for StartDaemonMetrics' error, which it logs:
+// kExitUsage for a malformed address, kExitRuntime otherwise.
+int MetricsExitStatus(const absl::Status& error);
+
 }  // namespace tributary
 
 #endif  // TRIBUTARY_COMMON_DAEMON_DAEMON_METRICS_H_

@@ -68,20 +68,14 @@ class HealthAndReflectionTest(daemon_process.ClusterSpecTestCase):
         spec = self.spec({"worker": ["127.0.0.1:%d" % ports[0]]})
         worker = daemon_process.Daemon(
             WORKER, ["--cluster", spec, "--job", "worker", "--task", "0"])
-        self.addCleanup(self.kill, worker)
+        self.addCleanup(worker.kill)
         return spec, worker
 
     def start_master(self, spec):
         master = daemon_process.Daemon(MASTER, ["--cluster", spec,
                                                 "--listen", "127.0.0.1:0"])
-        self.addCleanup(self.kill, master)
+        self.addCleanup(master.kill)
         return master
-
-    @staticmethod
-    def kill(daemon):
-        if daemon.proc.poll() is None:
-            daemon.proc.kill()
-            daemon.proc.wait()
 
     def channel(self, address):
         channel = self.grpc.insecure_channel(address)
@@ -229,10 +223,10 @@ class HealthCommandTest(daemon_process.ClusterSpecTestCase):
         spec = self.spec({"worker": ["127.0.0.1:%d" % port]})
         worker = daemon_process.Daemon(
             WORKER, ["--cluster", spec, "--job", "worker", "--task", "0"])
-        self.addCleanup(HealthAndReflectionTest.kill, worker)
+        self.addCleanup(worker.kill)
         master = daemon_process.Daemon(MASTER, ["--cluster", spec,
                                                 "--listen", "127.0.0.1:0"])
-        self.addCleanup(HealthAndReflectionTest.kill, master)
+        self.addCleanup(master.kill)
         for daemon, service in [(worker, "tensorflow.WorkerService"),
                                 (master, "tensorflow.MasterService")]:
             target = "grpc://" + daemon.address

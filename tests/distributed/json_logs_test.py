@@ -20,14 +20,7 @@ MASTER = os.path.join("master", "tributary-master")
 WORKER = os.path.join("worker", "tributary-worker")
 CLI = os.path.join("tools", "tributary")
 
-GRAPH = """
-node { name: "a" op: "Const" device: "/job:ps/task:0"
-  attr { key: "dtype" value { type: DT_FLOAT } }
-  attr { key: "value" value { tensor { dtype: DT_FLOAT
-    tensor_shape { dim { size: 4 } } float_val: 1.5 } } } }
-node { name: "b" op: "Add" device: "/job:worker/task:0" input: "a" input: "a"
-  attr { key: "T" value { type: DT_FLOAT } } }
-"""
+GRAPH = daemon_process.cross_task_graph(4)
 
 
 class JsonLogsTest(daemon_process.ClusterSpecTestCase):

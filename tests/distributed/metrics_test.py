@@ -28,14 +28,7 @@ CLI = os.path.join("tools", "tributary")
 DASHBOARD = os.path.join("deploy", "grafana", "tributary-dashboard.json")
 
 # 1000 floats on the ps, added on the worker: 4000 bytes cross per step.
-GRAPH = """
-node { name: "a" op: "Const" device: "/job:ps/task:0"
-  attr { key: "dtype" value { type: DT_FLOAT } }
-  attr { key: "value" value { tensor { dtype: DT_FLOAT
-    tensor_shape { dim { size: 1000 } } float_val: 1.5 } } } }
-node { name: "b" op: "Add" device: "/job:worker/task:0" input: "a" input: "a"
-  attr { key: "T" value { type: DT_FLOAT } } }
-"""
+GRAPH = daemon_process.cross_task_graph(1000)
 
 
 def http_get(url, timeout=10):
@@ -72,19 +65,13 @@ class MetricsTest(daemon_process.ClusterSpecTestCase):
 
     def start(self, binary, args):
         daemon = daemon_process.Daemon(binary, args + ["--metrics-listen", "127.0.0.1:0"])
-        self.addCleanup(self.kill, daemon)
+        self.addCleanup(daemon.kill)
         deadline = time.monotonic() + 30
         while b"metrics on http://" not in daemon.output:
             self.assertTrue(daemon._read(deadline), daemon.output.decode())
         daemon.metrics = re.search(rb"metrics on (http://\S+/metrics)",
                                    daemon.output).group(1).decode()
         return daemon
-
-    @staticmethod
-    def kill(daemon):
-        if daemon.proc.poll() is None:
-            daemon.proc.kill()
-            daemon.proc.wait()
 
     def start_cluster(self):
         worker_port, ps_port = daemon_process.free_ports(2)

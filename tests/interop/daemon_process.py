@@ -26,6 +26,20 @@ def run(binary, args, env=None):
                           env=env if env is not None else env_without_tf_config())
 
 
+def cross_task_graph(elements):
+    """A GraphDef (text) whose one step moves 4 * `elements` bytes from
+    /job:ps/task:0 to /job:worker/task:0: Const "a" on the ps, "b" = a + a on
+    the worker (fetch "b:0")."""
+    return """
+node { name: "a" op: "Const" device: "/job:ps/task:0"
+  attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor { dtype: DT_FLOAT
+    tensor_shape { dim { size: %d } } float_val: 1.5 } } } }
+node { name: "b" op: "Add" device: "/job:worker/task:0" input: "a" input: "a"
+  attr { key: "T" value { type: DT_FLOAT } } }
+""" % elements
+
+
 def free_ports(count):
     """`count` distinct ports on 127.0.0.1 that were free a moment ago (bound together,
     then released for the daemons to bind)."""
@@ -72,6 +86,12 @@ class Daemon:
         chunk = os.read(self.proc.stderr.fileno(), 65536)
         self.output += chunk
         return bool(chunk)
+
+    def kill(self):
+        """SIGKILL if still running (a test's cleanup)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
     def stop(self, sig=signal.SIGTERM):
         self.proc.send_signal(sig)
