@@ -2,11 +2,9 @@
 
 #include <dirent.h>
 #include <sys/resource.h>
-#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <fstream>
-#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>

@@ -223,8 +223,7 @@ class GrpcServer::Call final : public RpcServerCall {
   CallOptions* opts() override { return &opts_; }
 
   void Finish(const grpc::Status& status, grpc::ByteBuffer response) override {
-    ServerRpcMetrics::Get().Record(context_.method(), status.error_code(),
-                                   started_);
+    RecordMetrics(status);
     response_ = std::move(response);
     const bool started = server_->loop_->StartOp([&] {
       if (status.ok()) {
@@ -268,13 +267,16 @@ class GrpcServer::Call final : public RpcServerCall {
       return;
     }
     const RpcHandler* handler = server_->FindHandler(context_.method());
+    known_method_ = handler != nullptr;
     if (handler == nullptr) {
       stream_handler_ = server_->FindStreamHandler(context_.method());
+      known_method_ = stream_handler_ != nullptr;
       if (stream_handler_ != nullptr) {
         OnStreamRead(ok);
         return;
       }
       polling_ = server_->FindPollingStream(context_.method());
+      known_method_ = polling_ != nullptr;
       if (polling_ != nullptr) {
         if (ok) {
           Poll();
@@ -383,11 +385,19 @@ class GrpcServer::Call final : public RpcServerCall {
   void OnPollDue(bool) { Poll(); }
 
   void FinishStream(const grpc::Status& status) {
-    ServerRpcMetrics::Get().Record(context_.method(), status.error_code(),
-                                   started_);
+    RecordMetrics(status);
     if (!server_->loop_->StartOp([&] { stream_.Finish(status, &finished_); })) {
       finished_.OnEvent(false);
     }
+  }
+
+  // Calls to methods this server does not have are counted as one method,
+  // "unknown": a client must not grow the metrics with names of its own.
+  void RecordMetrics(const grpc::Status& status) {
+    static const std::string* const kUnknown = new std::string("unknown");
+    ServerRpcMetrics::Get().Record(
+        known_method_ ? context_.method() : *kUnknown, status.error_code(),
+        started_);
   }
 
   void OnFinished(bool) { Release(); }
@@ -409,7 +419,8 @@ class GrpcServer::Call final : public RpcServerCall {
   grpc::ByteBuffer response_;
   mutable std::optional<RpcCaller> caller_;
   CallOptions opts_;
-  absl::Time started_;  // when gRPC handed the call over
+  absl::Time started_;         // when gRPC handed the call over
+  bool known_method_ = false;  // a handler of this server serves it
   const RpcStreamHandler* stream_handler_ = nullptr;  // null: a unary call
   const RpcPollingStream* polling_ = nullptr;
   bool last_ = false;         // the poll said the stream ends

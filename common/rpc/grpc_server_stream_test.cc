@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/time/clock.h"
+#include "common/metrics/metrics.h"
 #include "common/rpc/grpc_channel.h"
 #include "common/rpc/grpc_server.h"
 #include "common/rpc/rpc_service.h"
@@ -310,6 +311,36 @@ TEST(GrpcServerReflectionTest, BytesThatAreNotARequestEndTheStream) {
   std::string answer;
   EXPECT_FALSE(stream.Read(&answer));
   EXPECT_EQ(stream.Finish().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST(GrpcServerMetricsTest, CallsAreCountedByMethodAndUnknownMethodsAsOne) {
+  metrics::EnableRecording();
+  absl::StatusOr<GrpcServerHandle> server =
+      StartGrpcServer("127.0.0.1:0", Services());
+  ASSERT_TRUE(server.ok()) << server.status();
+  grpc::GenericStub stub(NewGrpcChannel(server->address));
+  auto call = [&](const std::string& method) {
+    grpc::ClientContext context;
+    grpc::ByteBuffer response;
+    return UnaryCallOnThisThread(&stub, &context, method, Bytes("x"), &response)
+        .error_code();
+  };
+  EXPECT_EQ(call("/test.Unary/Echo"), grpc::StatusCode::OK);
+  EXPECT_EQ(call("/test.Unary/Echo"), grpc::StatusCode::OK);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(call("/made.Up/Name" + std::to_string(i)),
+              grpc::StatusCode::UNIMPLEMENTED);
+  }
+  const std::string text = metrics::Default().Render();
+  EXPECT_NE(text.find("tributary_rpc_server_handled_total{method=\"/test.Unary/"
+                      "Echo\",code=\"OK\"} 2\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("tributary_rpc_server_handled_total{method=\"unknown\","
+                      "code=\"UNIMPLEMENTED\"} 3\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("made.Up"), std::string::npos);
 }
 
 }  // namespace
