@@ -5,7 +5,10 @@
 
 #include "common/framework/allocator.h"
 #include "common/framework/status.h"
+#include "common/metrics/metrics.h"
 #include "common/rpc/grpc_worker_cache.h"
+#include "common/rpc/metrics_service.h"
+#include "master/cluster_status_service.h"
 #include "master/grpc_master_service.h"
 
 namespace tributary {
@@ -34,9 +37,9 @@ void MasterServer::Init() {
       security->ServerCredentials(PeerCertificates::kOptional));
   WorkerCacheInterface* workers = options_.worker_cache;
   if (workers == nullptr) {
-    workers_ = NewGrpcWorkerCache(cluster_, options_.max_message_size,
-                                  cpu_allocator(), serving_->loop(),
-                                  security->ChannelCredentials());
+    workers_ =
+        NewGrpcWorkerCache(cluster_, options_.max_message_size, cpu_allocator(),
+                           serving_->loop(), security->ChannelCredentials());
     workers = workers_.get();
   }
   MasterOptions master;
@@ -56,13 +59,19 @@ void MasterServer::Init() {
   pool_ = std::make_unique<BlockingCallPool>();
   service_ = NewGrpcMasterService(master_.get(), pool_.get(), cpu_allocator(),
                                   options_.auth.get());
+  metrics_service_ = NewMetricsService(&metrics::Default());
+  cluster_status_service_ = NewClusterStatusService(
+      cluster_, security->ChannelCredentials(), pool_.get(),
+      &metrics::Default(), options_.auth.get());
 }
 
 MasterServer::~MasterServer() { Stop(absl::Now()); }
 
 absl::Status MasterServer::Start() {
-  return serving_->Start(options_.listen_address, {service_.get()},
-                         options_.insecure_listen_address);
+  return serving_->Start(
+      options_.listen_address,
+      {service_.get(), metrics_service_.get(), cluster_status_service_.get()},
+      options_.insecure_listen_address);
 }
 
 void MasterServer::Stop() { Stop(absl::Now() + options_.grace_period); }
@@ -76,6 +85,8 @@ void MasterServer::Stop(absl::Time deadline) {
   if (!first) return;
   pool_.reset();
   service_.reset();
+  metrics_service_.reset();
+  cluster_status_service_.reset();
   master_.reset();
   workers_.reset();
 }

@@ -25,9 +25,9 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/cluster/cluster_spec.h"
+#include "common/daemon/server_lifecycle.h"
 #include "common/distributed/resource_limits.h"
 #include "common/distributed/worker_cache.h"
-#include "common/daemon/server_lifecycle.h"
 #include "common/rpc/grpc_channel.h"
 #include "common/rpc/rpc_service.h"
 #include "common/rpc/transport_security.h"
@@ -138,6 +138,9 @@ class MasterServer {
   std::unique_ptr<WorkerCacheInterface> workers_;
   std::unique_ptr<Master> master_;
   std::unique_ptr<BlockingCallPool> pool_;
+  // /tributary.Metrics and /tributary.ClusterStatus (tributary top).
+  std::unique_ptr<RpcService> metrics_service_;
+  std::unique_ptr<RpcService> cluster_status_service_;
   std::unique_ptr<RpcService> service_;
 };
 

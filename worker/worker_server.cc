@@ -13,6 +13,7 @@
 #include "common/metrics/metrics.h"
 #include "common/rpc/grpc_worker_cache.h"
 #include "common/rpc/grpc_worker_service.h"
+#include "common/rpc/metrics_service.h"
 #include "protos/config.pb.h"
 #include "spdlog/spdlog.h"
 #include "worker/worker_metrics.h"
@@ -142,6 +143,7 @@ absl::Status WorkerServer::Init() {
       },
       options_.max_graph_nodes);
   holds_service_ = NewGrpcWorkerSessionHoldsService(worker_.get());
+  metrics_service_ = NewMetricsService(&metrics::Default());
   // Families made here, outside any lock, so they are listed from the start.
   WorkerMetrics::Get();
   allocator_collector_ = metrics::Default().AddCollector(
@@ -160,8 +162,8 @@ WorkerServer::~WorkerServer() {
 }
 
 absl::Status WorkerServer::Start() {
-  return serving_->Start(listen_address_,
-                         {service_.get(), holds_service_.get()});
+  return serving_->Start(listen_address_, {service_.get(), holds_service_.get(),
+                                           metrics_service_.get()});
 }
 
 void WorkerServer::Stop() { Stop(absl::Now() + options_.grace_period); }

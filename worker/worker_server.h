@@ -161,6 +161,8 @@ class WorkerServer {
   std::unique_ptr<RpcService> service_;
   // /tributary.WorkerSessionHolds/HoldWorkerSession.
   std::unique_ptr<RpcService> holds_service_;
+  // /tributary.Metrics/GetMetrics (tributary top, through the master).
+  std::unique_ptr<RpcService> metrics_service_;
   int allocator_collector_ = -1;  // in metrics::Default()
 };
 

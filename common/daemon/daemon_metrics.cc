@@ -1,5 +1,8 @@
 #include "common/daemon/daemon_metrics.h"
 
+#include <cstdlib>
+#include <string>
+
 #include "common/daemon/daemon_main.h"
 #include "common/framework/caching_allocator.h"
 #include "common/metrics/process_collector.h"
@@ -33,12 +36,15 @@ void AddMetricsFlag(CLI::App& app, std::string* listen) {
 
 absl::StatusOr<std::unique_ptr<metrics::HttpExposer>> StartDaemonMetrics(
     const std::string& listen) {
-  if (listen.empty()) return std::unique_ptr<metrics::HttpExposer>();
-  metrics::EnableRecording();
+  const char* recording = std::getenv("TRIBUTARY_METRICS");
+  if (recording == nullptr || std::string(recording) != "off") {
+    metrics::EnableRecording();
+  }
   metrics::Registry& registry = metrics::Default();
   metrics::AddProcessCollector(&registry);
   static const int host_cache = registry.AddCollector(CollectHostCache);
   (void)host_cache;
+  if (listen.empty()) return std::unique_ptr<metrics::HttpExposer>();
   absl::StatusOr<std::unique_ptr<metrics::HttpExposer>> exposer =
       metrics::HttpExposer::Start(listen, &registry);
   if (exposer.ok()) {

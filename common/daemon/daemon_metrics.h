@@ -1,18 +1,19 @@
 #ifndef TRIBUTARY_COMMON_DAEMON_DAEMON_METRICS_H_
 #define TRIBUTARY_COMMON_DAEMON_DAEMON_METRICS_H_
 
-// The --metrics-listen flag both daemons take and what it starts: an HTTP
-// exposer (common/metrics/http_exposer.h) serving metrics::Default() at
-// /metrics, with the process's figures (process_*) and the host block
-// cache's (tributary_host_cache_*) added, written once for both mains:
+// The daemons' metrics, written once for both mains: recording into
+// metrics::Default() (always, unless TRIBUTARY_METRICS=off in the
+// environment: what the metrics benchmark compares with), the process's
+// figures (process_*) and the host block cache's (tributary_host_cache_*),
+// served over gRPC (/tributary.Metrics, tributary top) and, with
+// --metrics-listen, over HTTP at /metrics (common/metrics/http_exposer.h):
 //
 //   std::string metrics_listen;
 //   AddMetricsFlag(app, &metrics_listen);
 //   ... after the server started ...
 //   auto exposer = StartDaemonMetrics(metrics_listen);  // logs the address
 //
-// Without the flag nothing listens and nothing is recorded
-// (metrics::EnableRecording).
+// Without the flag no HTTP port is opened.
 
 #include <memory>
 #include <string>
@@ -25,9 +26,9 @@ namespace tributary {
 
 void AddMetricsFlag(CLI::App& app, std::string* listen);
 
-// Null when `listen` is empty; otherwise the exposer, its address logged as
-// "metrics on http://ADDR/metrics". Unavailable or InvalidArgument as
-// HttpExposer::Start says.
+// Turns recording on (see above); then null when `listen` is empty, else
+// the exposer, its address logged as "metrics on http://ADDR/metrics".
+// Unavailable or InvalidArgument as HttpExposer::Start says.
 absl::StatusOr<std::unique_ptr<metrics::HttpExposer>> StartDaemonMetrics(
     const std::string& listen);
 

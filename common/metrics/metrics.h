@@ -175,11 +175,11 @@ class Registry {
 // The process's registry, which the daemons serve.
 Registry& Default();
 
-// Whether the runtime records into Default(): off until a daemon serves its
-// metrics (--metrics-listen), so a process nobody scrapes pays nothing
-// (the metrics benchmark compares the two). One way, and meant to be
-// turned on before serving: gauges of things in flight count only what
-// began after. Registries of one's own (tests) record regardless.
+// Whether the runtime records into Default(): off until a daemon turns it on
+// (common/daemon/daemon_metrics.h), so libraries, tests and the local CLI
+// pay nothing. One way, and meant to be turned on before serving: gauges
+// of things in flight count only what began after. Registries of one's own
+// (tests) record regardless.
 void EnableRecording();
 bool RecordingEnabled();
 

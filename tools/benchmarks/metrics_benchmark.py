@@ -1,6 +1,7 @@
 """What metrics cost a step (issue 15: "step latency unchanged within noise,
 <= 3%"): the same Tributary cluster ({"worker": [task 0, task 1]} and a master)
-run without --metrics-listen ("off"), with it ("on": every call recorded) and
+run with recording off (TRIBUTARY_METRICS=off, no --metrics-listen: "off"), with
+--metrics-listen ("on": every call recorded, the HTTP port open) and
 with it while a scraper reads every daemon's /metrics each second ("scraped":
 Prometheus at a 1 s interval, harsher than its usual 10-60 s); the distributed
 benchmark's C++ client measures trivial steps and a 4-byte and a 1 MiB
@@ -62,12 +63,15 @@ def one_round(args, workdir, config):
     with open(spec, "w") as f:
         json.dump({"worker": [f"127.0.0.1:{p}" for p in ports[:2]]}, f)
     extra = ["--metrics-listen", "127.0.0.1:0"] if metrics_on else []
+    env = dict(os.environ, TRIBUTARY_METRICS="on" if metrics_on else "off")
     with Cluster(workdir, config) as c:
         for i in range(2):
             c.start(f"worker{i}", [args.worker, "--cluster", spec, "--job", "worker",
-                                   "--task", str(i), "--log-level", "info"] + extra)
+                                   "--task", str(i), "--log-level", "info"] + extra,
+                    env=env)
         c.start("master", [args.master, "--cluster", spec, "--listen",
-                           f"127.0.0.1:{ports[2]}", "--log-level", "info"] + extra)
+                           f"127.0.0.1:{ports[2]}", "--log-level", "info"] + extra,
+                env=env)
         for i, name in enumerate(["worker0", "worker1", "master"]):
             wait_listening(ports[i], c.procs[name][0], 60, name)
         urls = metrics_urls(c) if metrics_on else []

@@ -131,6 +131,26 @@ void AddHealth(CLI::App& app, CliInvocation* inv) {
   health->callback([inv] { inv->command = CliCommand::kHealth; });
 }
 
+void AddTop(CLI::App& app, CliInvocation* inv) {
+  CLI::App* top = app.add_subcommand(
+      "top",
+      "A live view of a cluster through its master: sessions, steps/s, step "
+      "latency, and per task its health, devices, CPU, memory, RecvTensor "
+      "bytes/s and RPCs/s, redrawn every --interval seconds");
+  top->add_option("--target", inv->top.target, "The master: grpc://host:port")
+      ->required();
+  top->add_option("--interval", inv->top.interval_s,
+                  "Seconds between readings (the rates are over this)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  top->add_flag("--once", inv->top.once,
+                "Print one view (after two readings) and exit");
+  top->add_flag("--json", inv->top.json,
+                "Print the view as JSON, one object per line");
+  AddClientCredentialFlags(top, &inv->top.credentials);
+  top->callback([inv] { inv->command = CliCommand::kTop; });
+}
+
 void AddCluster(CLI::App& app, CliInvocation* inv) {
   CLI::App* cluster = app.add_subcommand(
       "cluster",
@@ -236,6 +256,7 @@ CliInvocation ParseCommandLine(const std::vector<std::string>& args,
   AddRun(app, &inv);
   AddDevices(app, &inv);
   AddHealth(app, &inv);
+  AddTop(app, &inv);
   AddCluster(app, &inv);
 
   std::vector<const char*> argv;
@@ -263,6 +284,8 @@ int RunCommandLine(const CliInvocation& inv, std::ostream& out,
       return RunDevicesCommand(inv.devices, out, err);
     case CliCommand::kHealth:
       return RunHealthCommand(inv.health, out, err);
+    case CliCommand::kTop:
+      return RunTopCommand(inv.top, out, err);
     case CliCommand::kClusterUp:
       return RunClusterUp(inv.cluster_up, out, err);
     case CliCommand::kClusterDown:

@@ -8,6 +8,7 @@
 //   tributary run --saved-model DIR [--signature K] ...   (saved_model_run.h)
 //   tributary devices --target T [--json]                  (devices_command.h)
 //   tributary health --target T [--service S]              (health_command.h)
+//   tributary top --target T [--interval S] [--once] [--json] (top_command.h)
 //   tributary cluster up --cluster FILE [--master ADDR] ...  (cluster_up.h)
 //   tributary cluster down [--cluster FILE] ...            (cluster_down.h)
 #ifndef TRIBUTARY_TOOLS_CLI_CLI_APP_H_
@@ -22,6 +23,7 @@
 #include "tools/cli/devices_command.h"
 #include "tools/cli/health_command.h"
 #include "tools/cli/run_command.h"
+#include "tools/cli/top_command.h"
 
 namespace tributary {
 
@@ -31,6 +33,7 @@ enum class CliCommand {
   kRun,
   kDevices,
   kHealth,
+  kTop,
   kClusterUp,
   kClusterDown,
 };
@@ -46,6 +49,7 @@ struct CliInvocation {
   RunCommandOptions run;
   DevicesCommandOptions devices;
   HealthCommandOptions health;
+  TopCommandOptions top;
   ClusterUpOptions cluster_up;
   ClusterDownOptions cluster_down;
 };
