@@ -1,5 +1,6 @@
 #include "master/cluster_status_service.h"
 
+#include <atomic>
 #include <string>
 #include <thread>
 #include <utility>
@@ -20,6 +21,7 @@ namespace tributary {
 namespace {
 
 constexpr absl::Duration kTaskTimeout = absl::Seconds(5);
+constexpr int kMaxConcurrent = 4;
 // Metrics texts are tens of KiB; this bounds what a task can make us hold.
 constexpr int64_t kMaxMetricsBytes = 16 << 20;
 
@@ -86,8 +88,9 @@ std::unique_ptr<RpcService> NewClusterStatusService(
     BlockingCallPool* pool, const metrics::Registry* registry,
     const ClientAuth* auth) {
   auto service = std::make_unique<RpcService>(kClusterStatusService);
-  service->Add("GetClusterStatus", [cluster, credentials, pool, registry,
-                                    auth](RpcServerCall* call) {
+  auto in_flight = std::make_shared<std::atomic<int>>(0);
+  service->Add("GetClusterStatus", [cluster, credentials, pool, registry, auth,
+                                    in_flight](RpcServerCall* call) {
     if (auth != nullptr) {
       absl::StatusOr<ClientIdentity> client =
           auth->Authenticate(call->caller());
@@ -96,11 +99,23 @@ std::unique_ptr<RpcService> NewClusterStatusService(
         return;
       }
     }
-    pool->Schedule([cluster, credentials, registry, call] {
+    // Each asks every task (a thread per task, up to 5 s): a few at once
+    // serve any number of `top`s; more are refused, not queued.
+    if (in_flight->fetch_add(1) >= kMaxConcurrent) {
+      in_flight->fetch_sub(1);
+      call->Finish(
+          grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                       absl::StrCat("More than ", kMaxConcurrent,
+                                    " GetClusterStatus calls at once")),
+          grpc::ByteBuffer());
+      return;
+    }
+    pool->Schedule([cluster, credentials, registry, call, in_flight] {
       GetClusterStatusResponse response;
       Gather(cluster, credentials, registry, &response);
       grpc::ByteBuffer bytes;
       SerializeToByteBuffer(response, &bytes);
+      in_flight->fetch_sub(1);
       call->Finish(grpc::Status::OK, std::move(bytes));
     });
   });

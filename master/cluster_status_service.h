@@ -6,8 +6,9 @@
 // each task's, asked with /tributary.Metrics/GetMetrics of every task of the
 // cluster spec at once (over the master's channel credentials, 5 s each). A
 // task that does not answer is listed with the error, not left out. Runs on
-// `pool`: it waits for the tasks. With client authentication on, any valid
-// token may ask (it reads no session's data); none is UNAUTHENTICATED.
+// `pool`: it waits for the tasks; more than 4 calls at once are
+// RESOURCE_EXHAUSTED. With client authentication on, any valid token may
+// ask (it reads no session's data); none is UNAUTHENTICATED.
 
 #include <memory>
 
