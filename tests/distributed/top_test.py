@@ -7,6 +7,7 @@ a master that cannot be reached is exit 1.
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import unittest
@@ -91,6 +92,32 @@ class TopTest(daemon_process.ClusterSpecTestCase):
         self.assertFalse(ps["up"])
         self.assertTrue(ps["error"])
         self.assertTrue(tasks["/job:worker/replica:0/task:0"]["up"])
+
+    def test_a_silent_task_costs_its_timeout_and_callers_are_bounded(self):
+        """A task that accepts connections and never answers: each reading waits
+        its 5 s for it; more than four readings at once are refused."""
+        silent = socket.socket()
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(64)
+        self.addCleanup(silent.close)
+        spec = self.spec({"worker": ["127.0.0.1:%d" % silent.getsockname()[1]]})
+        master = daemon_process.Daemon(MASTER, ["--cluster", spec, "--listen", "127.0.0.1:0"])
+        self.addCleanup(master.kill)
+        tops = [subprocess.Popen([CLI, "top", "--target", "grpc://" + master.address,
+                                  "--once", "--json", "--interval", "0.1"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for _ in range(8)]
+        results = [(p.wait(timeout=60), p.stdout.read(), p.stderr.read()) for p in tops]
+        refused = [r for r in results if r[0] == 1]
+        self.assertTrue(refused, results)
+        for _, _, err in refused:
+            self.assertIn("GetClusterStatus calls at once", err)
+        answered = [json.loads(out) for rc, out, _ in results if rc == 0]
+        self.assertTrue(answered, results)
+        for view in answered:
+            worker = view["tasks"][1]
+            self.assertFalse(worker["up"])
+            self.assertTrue(worker["error"])
 
     def test_unreachable_master_is_an_error(self):
         port = daemon_process.free_port()
