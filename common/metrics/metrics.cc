@@ -16,13 +16,17 @@ namespace tributary {
 namespace metrics {
 namespace {
 
-std::string EscapeHelp(const std::string& help) {
+// Backslash and newline escaped, and double quotes when `quotes` (label
+// values are quoted, HELP text is not).
+std::string Escape(const std::string& text, bool quotes) {
   std::string out;
-  for (char c : help) {
+  for (char c : text) {
     if (c == '\\') {
       out += "\\\\";
     } else if (c == '\n') {
       out += "\\n";
+    } else if (c == '"' && quotes) {
+      out += "\\\"";
     } else {
       out += c;
     }
@@ -73,8 +77,8 @@ bool IsValidName(const std::string& name) {
 
 void Header(const std::string& name, const std::string& help,
             const std::string& type, std::string* out) {
-  absl::StrAppend(out, "# HELP ", name, " ", EscapeHelp(help), "\n", "# TYPE ",
-                  name, " ", type, "\n");
+  absl::StrAppend(out, "# HELP ", name, " ", Escape(help, /*quotes=*/false),
+                  "\n", "# TYPE ", name, " ", type, "\n");
 }
 
 template <typename Cell>
@@ -91,19 +95,7 @@ void RenderSimple(const Family<Cell>& family, const std::string& type,
 }  // namespace
 
 std::string EscapeLabelValue(const std::string& value) {
-  std::string out;
-  for (char c : value) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return Escape(value, /*quotes=*/true);
 }
 
 uint64_t AtomicDouble::ToBits(double value) {
