@@ -33,18 +33,14 @@ void AskTask(const std::string& address,
       NewGrpcChannel(address, kMaxMetricsBytes, credentials));
   grpc::ClientContext context;
   context.set_deadline(absl::ToChronoTime(absl::Now() + kTaskTimeout));
-  grpc::ByteBuffer request, response;
-  SerializeToByteBuffer(GetMetricsRequest(), &request);
-  const grpc::Status called = UnaryCallOnThisThread(
-      &stub, &context, absl::StrCat("/", kMetricsService, "/GetMetrics"),
-      request, &response);
   GetMetricsResponse metrics;
-  if (!called.ok()) {
-    status->set_error(called.error_message());
-  } else if (!ParseFromByteBuffer(response, &metrics).ok()) {
-    status->set_error("its answer is not a GetMetricsResponse");
-  } else {
+  const grpc::Status called = ProtoCallOnThisThread(
+      &stub, &context, absl::StrCat("/", kMetricsService, "/GetMetrics"),
+      GetMetricsRequest(), &metrics);
+  if (called.ok()) {
     status->set_metrics(std::move(*metrics.mutable_text()));
+  } else {
+    status->set_error(called.error_message());
   }
 }
 

@@ -8,7 +8,6 @@
 #include "common/rpc/grpc_channel.h"
 #include "common/rpc/grpc_server.h"
 #include "common/rpc/rpc_service.h"
-#include "common/rpc/tensor_coding.h"
 #include "common/rpc/unary_call.h"
 #include "google/protobuf/descriptor.pb.h"
 #include "grpc/health/v1/health.pb.h"
@@ -156,15 +155,12 @@ health::HealthCheckResponse::ServingStatus Check(const std::string& address,
                                                  grpc::Status* status) {
   health::HealthCheckRequest request;
   request.set_service(service);
-  grpc::ByteBuffer in, out;
-  SerializeToByteBuffer(request, &in);
   grpc::GenericStub stub(NewGrpcChannel(address));
   grpc::ClientContext context;
   context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(20)));
-  *status = UnaryCallOnThisThread(&stub, &context,
-                                  "/grpc.health.v1.Health/Check", in, &out);
   health::HealthCheckResponse response;
-  if (status->ok()) EXPECT_TRUE(ParseFromByteBuffer(out, &response).ok());
+  *status = ProtoCallOnThisThread(
+      &stub, &context, "/grpc.health.v1.Health/Check", request, &response);
   return response.status();
 }
 

@@ -1,6 +1,8 @@
 #include "common/rpc/unary_call.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "grpcpp/completion_queue.h"
 
@@ -28,6 +30,29 @@ grpc::Status UnaryCallOnThisThread(grpc::GenericStub* stub,
   while (cq.Next(&tag, &ok)) {
   }
   return status;
+}
+
+grpc::Status ProtoCallOnThisThread(grpc::GenericStub* stub,
+                                   grpc::ClientContext* context,
+                                   const std::string& method,
+                                   const google::protobuf::MessageLite& request,
+                                   google::protobuf::MessageLite* response) {
+  grpc::Slice request_slice(request.SerializeAsString());
+  grpc::ByteBuffer request_bytes(&request_slice, 1), response_bytes;
+  const grpc::Status status = UnaryCallOnThisThread(
+      stub, context, method, request_bytes, &response_bytes);
+  if (!status.ok()) return status;
+  std::vector<grpc::Slice> slices;
+  (void)response_bytes.Dump(&slices);
+  std::string bytes;
+  for (const grpc::Slice& slice : slices) {
+    bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  }
+  if (!response->ParseFromString(bytes)) {
+    return grpc::Status(grpc::StatusCode::INTERNAL,
+                        "The answer to " + method + " does not parse");
+  }
+  return grpc::Status::OK;
 }
 
 }  // namespace tributary

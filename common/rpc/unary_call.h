@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "google/protobuf/message_lite.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/support/byte_buffer.h"
@@ -22,6 +23,16 @@ grpc::Status UnaryCallOnThisThread(grpc::GenericStub* stub,
                                    const std::string& method,
                                    const grpc::ByteBuffer& request,
                                    grpc::ByteBuffer* response);
+
+// UnaryCallOnThisThread with protobuf messages: `request` serialised, the
+// answer parsed into `response` (INTERNAL naming the method when it does not
+// parse). For the few typed calls made through a generic stub (health,
+// metrics, cluster status).
+grpc::Status ProtoCallOnThisThread(grpc::GenericStub* stub,
+                                   grpc::ClientContext* context,
+                                   const std::string& method,
+                                   const google::protobuf::MessageLite& request,
+                                   google::protobuf::MessageLite* response);
 
 }  // namespace tributary
 

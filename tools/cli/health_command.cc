@@ -2,7 +2,6 @@
 
 #include "absl/time/clock.h"
 #include "common/rpc/grpc_channel.h"
-#include "common/rpc/tensor_coding.h"
 #include "common/rpc/unary_call.h"
 #include "grpc/health/v1/health.pb.h"
 #include "grpcpp/client_context.h"
@@ -32,24 +31,16 @@ int RunHealthCommand(const HealthCommandOptions& options, std::ostream& out,
   grpc::ClientContext context;
   context.set_deadline(
       absl::ToChronoTime(absl::Now() + absl::Seconds(options.timeout_s)));
-  if (!credentials->token.empty()) {
-    context.AddMetadata("authorization", "Bearer " + credentials->token);
-  }
+  // The health service needs no token.
   grpc::health::v1::HealthCheckRequest request;
   request.set_service(options.service);
-  grpc::ByteBuffer request_bytes, response_bytes;
-  SerializeToByteBuffer(request, &request_bytes);
-  const grpc::Status status =
-      UnaryCallOnThisThread(&stub, &context, "/grpc.health.v1.Health/Check",
-                            request_bytes, &response_bytes);
   grpc::health::v1::HealthCheckResponse response;
-  if (!status.ok() || !ParseFromByteBuffer(response_bytes, &response).ok()) {
+  const grpc::Status status = ProtoCallOnThisThread(
+      &stub, &context, "/grpc.health.v1.Health/Check", request, &response);
+  if (!status.ok()) {
     err << "tributary health: " << *address
         << (options.service.empty() ? "" : " (service " + options.service + ")")
-        << ": "
-        << (status.ok() ? "the answer is not a HealthCheckResponse"
-                        : status.error_message())
-        << "\n";
+        << ": " << status.error_message() << "\n";
     return 1;
   }
   out << grpc::health::v1::HealthCheckResponse::ServingStatus_Name(

@@ -8,9 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
-#include "common/framework/status.h"
 #include "common/rpc/grpc_channel.h"
-#include "common/rpc/tensor_coding.h"
 #include "common/rpc/unary_call.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/generic/generic_stub.h"
@@ -41,17 +39,14 @@ absl::StatusOr<TopReading> Read(const std::string& target,
   if (!credentials.token.empty()) {
     context.AddMetadata("authorization", "Bearer " + credentials.token);
   }
-  grpc::ByteBuffer request, response;
-  SerializeToByteBuffer(GetClusterStatusRequest(), &request);
-  const grpc::Status called = UnaryCallOnThisThread(
-      &stub, &context, "/tributary.ClusterStatus/GetClusterStatus", request,
-      &response);
+  GetClusterStatusResponse status;
+  const grpc::Status called = ProtoCallOnThisThread(
+      &stub, &context, "/tributary.ClusterStatus/GetClusterStatus",
+      GetClusterStatusRequest(), &status);
   if (!called.ok()) {
     return absl::Status(static_cast<absl::StatusCode>(called.error_code()),
                         called.error_message());
   }
-  GetClusterStatusResponse status;
-  TRIB_RETURN_IF_ERROR(ParseFromByteBuffer(response, &status));
   reading.at = absl::Now();
   for (const TaskStatus& task : status.task()) {
     TopReading::Task t;
