@@ -7,6 +7,7 @@
 #include "common/framework/types.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
+#include "kernels/math/reduction_helper.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace tributary {
@@ -14,11 +15,15 @@ namespace {
 
 struct Greater {
   template <typename T>
-  bool operator()(const T& a, const T& b) const { return a > b; }
+  bool operator()(const T& a, const T& b) const {
+    return a > b;
+  }
 };
 struct Less {
   template <typename T>
-  bool operator()(const T& a, const T& b) const { return a < b; }
+  bool operator()(const T& a, const T& b) const {
+    return a < b;
+  }
 };
 
 // A plain loop rather than Eigen's tuple reducers: the input is viewed as
@@ -31,30 +36,12 @@ class ArgOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    const Tensor& dimension = ctx->input(1);
-    OP_REQUIRES(ctx, dimension.dims() == 0,
-                errors::InvalidArgument(
-                    "dim must be a scalar, but received tensor of shape: ",
-                    dimension.shape().DebugString()));
-    const int64_t dim = dimension.dtype() == DT_INT32
-                            ? dimension.scalar<int32_t>()()
-                            : dimension.scalar<int64_t>()();
-    const int rank = input.dims();
-    const int64_t axis = dim < 0 ? dim + rank : dim;
-    OP_REQUIRES(ctx, axis >= 0 && axis < rank,
-                errors::InvalidArgument("Expected dimension in the range [",
-                                        -rank, ", ", rank, "), but got ", dim));
-    OP_REQUIRES(ctx, input.dim_size(axis) > 0,
-                errors::InvalidArgument("Reduction axis ", dim,
-                                        " is empty in shape ",
-                                        input.shape().DebugString()));
-    TensorShape out_shape;
-    int64_t outer = 1, inner = 1;
-    for (int i = 0; i < rank; ++i) {
-      if (i == axis) continue;
-      out_shape.AddDim(input.dim_size(i));
-      (i < axis ? outer : inner) *= input.dim_size(i);
-    }
+    absl::StatusOr<ArgReductionShape> shape =
+        ArgReduction(input, ctx->input(1));
+    OP_REQUIRES_OK(ctx, shape.status());
+    const int axis = shape->axis;
+    const int64_t outer = shape->outer, inner = shape->inner;
+    const TensorShape& out_shape = shape->out_shape;
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     if (out->NumElements() == 0) return;

@@ -48,9 +48,11 @@
 #include "devices/gpu/gpu_device.h"
 #include "devices/gpu/gpu_launch.h"
 #include "kernels/array/array_util.h"
+#include "kernels/array/transpose_plan.h"
 #include "kernels/math/gpu_more_geometry.h"
 #include "kernels/math/gpu_more_kernels_gpu.h"
 #include "kernels/math/reduction_helper.h"
+#include "kernels/nn/xent_shape.h"
 
 namespace tributary {
 namespace {
@@ -223,69 +225,21 @@ class GpuConstantLikeOp : public OpKernel {
 
 // ---- Transpose --------------------------------------------------------------
 
-// Whether moving the non-size-1 dims keeps them in the same relative order:
-// then no element moves and the buffer is shared (transpose_op.cc).
-bool NonSingletonDimsAlign(const TensorShape& input,
-                           const std::vector<int>& perm) {
-  int last = -1;
-  for (int d : perm) {
-    if (input.dim_size(d) == 1) continue;
-    if (d < last) return false;
-    last = d;
-  }
-  return true;
-}
-
 class GpuTransposeOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    const Tensor& perm_t = ctx->input(1);
-    // The CPU kernel's checks and messages (transpose_op.cc).
-    OP_REQUIRES(ctx, perm_t.dims() == 1,
-                errors::InvalidArgument("perm must be rank 1, got shape ",
-                                        perm_t.shape().DebugString()));
+    // The CPU kernel's checks, messages and buffer sharing.
+    absl::StatusOr<TransposePlan> plan = PlanTranspose(input, ctx->input(1));
+    OP_REQUIRES_OK(ctx, plan.status());
+    bool done = false;
+    OP_REQUIRES_OK(ctx, TransposeWithoutMoving(ctx, input, *plan, &done));
+    if (done) return;
+    const std::vector<int>& perm = plan->perm;
+    const TensorShape& shape = plan->shape;
     const int rank = input.dims();
-    OP_REQUIRES(
-        ctx, perm_t.NumElements() == rank,
-        errors::InvalidArgument("transpose expects a vector of size ", rank,
-                                ". But input(1) is a vector of size ",
-                                perm_t.NumElements()));
-    const std::vector<int64_t> raw = array_ops::IndexValues(perm_t);
-    std::vector<int> perm(rank);
-    for (int i = 0; i < rank; ++i) {
-      perm[i] = static_cast<int>(raw[i] < 0 ? raw[i] + rank : raw[i]);
-    }
-    absl::InlinedVector<bool, 8> seen(rank, false);
-    TensorShape shape;
-    bool is_identity = true;
-    for (int i = 0; i < rank; ++i) {
-      const int d = perm[i];
-      OP_REQUIRES(
-          ctx, 0 <= d && d < rank,
-          errors::InvalidArgument(d, " is out of range [0 .. ", rank, ")"));
-      seen[d] = true;
-      shape.AddDim(input.dim_size(d));
-      if (d != i) is_identity = false;
-    }
-    for (int i = 0; i < rank; ++i) {
-      OP_REQUIRES(ctx, seen[i],
-                  errors::InvalidArgument(i, " is missing from {",
-                                          absl::StrJoin(perm, ","), "}."));
-    }
-    if (rank <= 1 || is_identity) {
-      ctx->set_output(0, input);
-      return;
-    }
-    if (NonSingletonDimsAlign(input.shape(), perm)) {
-      Tensor output(input.dtype());
-      OP_REQUIRES(ctx, output.CopyFrom(input, shape),
-                  errors::Internal("Error reshaping Tensor."));
-      ctx->set_output(0, std::move(output));
-      return;
-    }
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     int64_t n = out->NumElements();
@@ -371,16 +325,16 @@ class GpuReductionOp : public OpKernel {
     ReductionHelper helper;
     OP_REQUIRES_OK(ctx, helper.Simplify(data, axes, keep_dims_));
 
-    const int n = helper.ndims();
-    const bool first = helper.reduce_first_axis();
-    if (n == 0 || (n == 1 && !first)) {
-      // Nothing is reduced (only size-1 axes): the input, reshaped.
+    if (helper.nothing_reduced()) {
+      // Only size-1 axes: the input, reshaped.
       Tensor out;
       OP_REQUIRES(ctx, out.CopyFrom(data, helper.out_shape()),
                   errors::Internal("Error during reduction copy."));
       ctx->set_output(0, out);
       return;
     }
+    const int n = helper.ndims();
+    const bool first = helper.reduce_first_axis();
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, helper.out_shape(), &out));
     int64_t n_out = out->NumElements();
@@ -454,31 +408,13 @@ class GpuArgOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    const Tensor& dimension = ctx->input(1);
     // The CPU kernel's checks and messages (argminmax.cc).
-    OP_REQUIRES(ctx, dimension.dims() == 0,
-                errors::InvalidArgument(
-                    "dim must be a scalar, but received tensor of shape: ",
-                    dimension.shape().DebugString()));
-    const int64_t dim = dimension.dtype() == DT_INT32
-                            ? dimension.scalar<int32_t>()()
-                            : dimension.scalar<int64_t>()();
-    const int rank = input.dims();
-    const int64_t axis = dim < 0 ? dim + rank : dim;
-    OP_REQUIRES(ctx, axis >= 0 && axis < rank,
-                errors::InvalidArgument("Expected dimension in the range [",
-                                        -rank, ", ", rank, "), but got ", dim));
-    OP_REQUIRES(
-        ctx, input.dim_size(axis) > 0,
-        errors::InvalidArgument("Reduction axis ", dim, " is empty in shape ",
-                                input.shape().DebugString()));
-    TensorShape out_shape;
-    int64_t inner = 1;
-    for (int i = 0; i < rank; ++i) {
-      if (i == axis) continue;
-      out_shape.AddDim(input.dim_size(i));
-      if (i > axis) inner *= input.dim_size(i);
-    }
+    absl::StatusOr<ArgReductionShape> shape =
+        ArgReduction(input, ctx->input(1));
+    OP_REQUIRES_OK(ctx, shape.status());
+    const int axis = shape->axis;
+    const TensorShape& out_shape = shape->out_shape;
+    int64_t inner = shape->inner;
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     int64_t n_out = out->NumElements();
@@ -527,34 +463,6 @@ class GpuSoftmaxOp : public OpKernel {
 
 // ---- SoftmaxCrossEntropyWithLogits ---------------------------------------
 
-// `shape` right-aligned into [rows, cols] (rank <= 2 here), as xent_op.cc.
-void AsMatrixDims(const TensorShape& shape, int64_t* rows, int64_t* cols) {
-  *rows = shape.dims() >= 2 ? shape.dim_size(shape.dims() - 2) : 1;
-  *cols = shape.dims() >= 1 ? shape.dim_size(shape.dims() - 1) : 1;
-}
-
-// NumPy/TensorFlow broadcast of two shapes; false when incompatible.
-bool BroadcastShapes(const TensorShape& a, const TensorShape& b,
-                     TensorShape* out) {
-  const int rank = std::max(a.dims(), b.dims());
-  std::vector<int64_t> dims(rank);
-  for (int i = 0; i < rank; ++i) {
-    const int ia = a.dims() - rank + i;
-    const int ib = b.dims() - rank + i;
-    const int64_t da = ia >= 0 ? a.dim_size(ia) : 1;
-    const int64_t db = ib >= 0 ? b.dim_size(ib) : 1;
-    if (da == db || db == 1) {
-      dims[i] = da;
-    } else if (da == 1) {
-      dims[i] = db;
-    } else {
-      return false;
-    }
-  }
-  *out = TensorShape(dims);
-  return true;
-}
-
 // The element strides of `in` read as the broadcast [rows, cols]: 0 along
 // a dimension of size 1, so broadcasting needs no materialized copy.
 void BroadcastStrides(const Tensor& in, int64_t* row_stride,
@@ -576,18 +484,11 @@ class GpuSoftmaxXentOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& logits = ctx->input(0);
     const Tensor& labels = ctx->input(1);
-    TensorShape shape = logits.shape();
-    if (!logits.shape().IsSameSize(labels.shape())) {
-      OP_REQUIRES(ctx, BroadcastShapes(logits.shape(), labels.shape(), &shape),
-                  errors::InvalidArgument(
-                      "logits and labels must be broadcastable: logits_size=",
-                      logits.shape().DebugString(),
-                      " labels_size=", labels.shape().DebugString()));
-    }
-    OP_REQUIRES(ctx, shape.dims() == 2,
-                errors::InvalidArgument(
-                    "logits and labels must be either 2-dimensional, or "
-                    "broadcasted to be 2-dimensional"));
+    // The CPU kernel's shapes and messages (kernels/nn/xent_shape.h).
+    absl::StatusOr<TensorShape> xent_shape =
+        XentShape(logits.shape(), labels.shape());
+    OP_REQUIRES_OK(ctx, xent_shape.status());
+    const TensorShape& shape = *xent_shape;
     int64_t batch = shape.dim_size(0);
     int64_t classes = shape.dim_size(1);
     Tensor* loss_out = nullptr;
@@ -677,73 +578,72 @@ REGISTER_KERNEL_BUILDER(Name("Cast")
 // H200 (the same-device copy to host memory is a known bug, issue 12), and
 // int32 always lives in host memory on a GPU. int64 index graphs run on the
 // CPU under allow_soft_placement.
-#define TRIB_REGISTER_MOVE(T)                                                \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("Fill")                                                           \
-          .Device(DEVICE_GPU)                                                \
-          .TypeConstraint<T>("T")                                            \
-          .TypeConstraint("index_type", {DT_INT32})                \
-          .HostMemory("dims"),                                               \
-      GpuFillOp);                                                            \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("ZerosLike").Device(DEVICE_GPU).TypeConstraint<T>("T"),           \
-      GpuConstantLikeOp<T, false>);                                          \
-  REGISTER_KERNEL_BUILDER(                                                   \
-      Name("OnesLike").Device(DEVICE_GPU).TypeConstraint<T>("T"),            \
-      GpuConstantLikeOp<T, true>);                                           \
-  REGISTER_KERNEL_BUILDER(Name("Transpose")                                  \
-                              .Device(DEVICE_GPU)                            \
-                              .TypeConstraint<T>("T")                        \
-                              .TypeConstraint("Tperm", {DT_INT32}) \
-                              .HostMemory("perm"),                           \
+#define TRIB_REGISTER_MOVE(T)                                           \
+  REGISTER_KERNEL_BUILDER(Name("Fill")                                  \
+                              .Device(DEVICE_GPU)                       \
+                              .TypeConstraint<T>("T")                   \
+                              .TypeConstraint("index_type", {DT_INT32}) \
+                              .HostMemory("dims"),                      \
+                          GpuFillOp);                                   \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("ZerosLike").Device(DEVICE_GPU).TypeConstraint<T>("T"),      \
+      GpuConstantLikeOp<T, false>);                                     \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("OnesLike").Device(DEVICE_GPU).TypeConstraint<T>("T"),       \
+      GpuConstantLikeOp<T, true>);                                      \
+  REGISTER_KERNEL_BUILDER(Name("Transpose")                             \
+                              .Device(DEVICE_GPU)                       \
+                              .TypeConstraint<T>("T")                   \
+                              .TypeConstraint("Tperm", {DT_INT32})      \
+                              .HostMemory("perm"),                      \
                           GpuTransposeOp)
 TRIB_REGISTER_MOVE(Eigen::half);
 TRIB_REGISTER_MOVE(float);
 TRIB_REGISTER_MOVE(double);
 #undef TRIB_REGISTER_MOVE
 
-#define TRIB_REGISTER_REDUCTION(OP, KIND, T)                                \
-  REGISTER_KERNEL_BUILDER(Name(OP)                                          \
-                              .Device(DEVICE_GPU)                           \
-                              .TypeConstraint<T>("T")                       \
+#define TRIB_REGISTER_REDUCTION(OP, KIND, T)                      \
+  REGISTER_KERNEL_BUILDER(Name(OP)                                \
+                              .Device(DEVICE_GPU)                 \
+                              .TypeConstraint<T>("T")             \
                               .TypeConstraint("Tidx", {DT_INT32}) \
-                              .HostMemory("reduction_indices"),             \
+                              .HostMemory("reduction_indices"),   \
                           GpuReductionOp<T, Reduction::KIND>)
 
-#define TRIB_REGISTER_NUMERIC(T)                                            \
-  TRIB_REGISTER_REDUCTION("Sum", kSum, T);                                  \
-  TRIB_REGISTER_REDUCTION("Mean", kMean, T);                                \
-  TRIB_REGISTER_REDUCTION("Max", kMax, T);                                  \
-  TRIB_REGISTER_REDUCTION("Min", kMin, T);                                  \
-  TRIB_REGISTER_REDUCTION("Prod", kProd, T);                                \
-  REGISTER_KERNEL_BUILDER(Name("ArgMax")                                    \
-                              .Device(DEVICE_GPU)                           \
-                              .TypeConstraint<T>("T")                       \
-                              .TypeConstraint<int64_t>("output_type")       \
-                              .TypeConstraint("Tidx", {DT_INT32}) \
-                              .HostMemory("dimension"),                     \
-                          GpuArgOp<T, true>);                               \
-  REGISTER_KERNEL_BUILDER(Name("ArgMin")                                    \
-                              .Device(DEVICE_GPU)                           \
-                              .TypeConstraint<T>("T")                       \
-                              .TypeConstraint<int64_t>("output_type")       \
-                              .TypeConstraint("Tidx", {DT_INT32}) \
-                              .HostMemory("dimension"),                     \
-                          GpuArgOp<T, false>);                              \
-  REGISTER_KERNEL_BUILDER(                                                  \
-      Name("Softmax").Device(DEVICE_GPU).TypeConstraint<T>("T"),            \
-      GpuSoftmaxOp<T, false>);                                              \
-  REGISTER_KERNEL_BUILDER(                                                  \
-      Name("LogSoftmax").Device(DEVICE_GPU).TypeConstraint<T>("T"),         \
-      GpuSoftmaxOp<T, true>);                                               \
-  REGISTER_KERNEL_BUILDER(Name("SoftmaxCrossEntropyWithLogits")             \
-                              .Device(DEVICE_GPU)                           \
-                              .TypeConstraint<T>("T"),                      \
-                          GpuSoftmaxXentOp<T>);                             \
-  REGISTER_KERNEL_BUILDER(Name("SparseSoftmaxCrossEntropyWithLogits")       \
-                              .Device(DEVICE_GPU)                           \
-                              .TypeConstraint<T>("T")                       \
-                              .TypeConstraint<int64_t>("Tlabels"),          \
+#define TRIB_REGISTER_NUMERIC(T)                                      \
+  TRIB_REGISTER_REDUCTION("Sum", kSum, T);                            \
+  TRIB_REGISTER_REDUCTION("Mean", kMean, T);                          \
+  TRIB_REGISTER_REDUCTION("Max", kMax, T);                            \
+  TRIB_REGISTER_REDUCTION("Min", kMin, T);                            \
+  TRIB_REGISTER_REDUCTION("Prod", kProd, T);                          \
+  REGISTER_KERNEL_BUILDER(Name("ArgMax")                              \
+                              .Device(DEVICE_GPU)                     \
+                              .TypeConstraint<T>("T")                 \
+                              .TypeConstraint<int64_t>("output_type") \
+                              .TypeConstraint("Tidx", {DT_INT32})     \
+                              .HostMemory("dimension"),               \
+                          GpuArgOp<T, true>);                         \
+  REGISTER_KERNEL_BUILDER(Name("ArgMin")                              \
+                              .Device(DEVICE_GPU)                     \
+                              .TypeConstraint<T>("T")                 \
+                              .TypeConstraint<int64_t>("output_type") \
+                              .TypeConstraint("Tidx", {DT_INT32})     \
+                              .HostMemory("dimension"),               \
+                          GpuArgOp<T, false>);                        \
+  REGISTER_KERNEL_BUILDER(                                            \
+      Name("Softmax").Device(DEVICE_GPU).TypeConstraint<T>("T"),      \
+      GpuSoftmaxOp<T, false>);                                        \
+  REGISTER_KERNEL_BUILDER(                                            \
+      Name("LogSoftmax").Device(DEVICE_GPU).TypeConstraint<T>("T"),   \
+      GpuSoftmaxOp<T, true>);                                         \
+  REGISTER_KERNEL_BUILDER(Name("SoftmaxCrossEntropyWithLogits")       \
+                              .Device(DEVICE_GPU)                     \
+                              .TypeConstraint<T>("T"),                \
+                          GpuSoftmaxXentOp<T>);                       \
+  REGISTER_KERNEL_BUILDER(Name("SparseSoftmaxCrossEntropyWithLogits") \
+                              .Device(DEVICE_GPU)                     \
+                              .TypeConstraint<T>("T")                 \
+                              .TypeConstraint<int64_t>("Tlabels"),    \
                           GpuSparseSoftmaxXentOp<T>)
 TRIB_REGISTER_NUMERIC(float);
 TRIB_REGISTER_NUMERIC(double);

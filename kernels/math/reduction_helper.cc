@@ -65,8 +65,7 @@ absl::Status ReductionHelper::Simplify(const Tensor& data, const Tensor& axes,
   for (int64_t index : AxisValues(axes)) {
     if (index < -rank || index >= rank) {
       return errors::InvalidArgument("Invalid reduction dimension (", index,
-                                     " for input with ", rank,
-                                     " dimension(s)");
+                                     " for input with ", rank, " dimension(s)");
     }
     const int64_t axis = index < 0 ? index + rank : index;
     if (reduced[axis]) {
@@ -149,6 +148,37 @@ void ReductionHelper::TransposeReducedLast(const Tensor& data,
               data_reshape_, perm);
       break;
   }
+}
+
+absl::StatusOr<ArgReductionShape> ArgReduction(const Tensor& input,
+                                               const Tensor& dimension) {
+  if (dimension.dims() != 0) {
+    return errors::InvalidArgument(
+        "dim must be a scalar, but received tensor of shape: ",
+        dimension.shape().DebugString());
+  }
+  const int64_t dim = dimension.dtype() == DT_INT32
+                          ? dimension.scalar<int32_t>()()
+                          : dimension.scalar<int64_t>()();
+  const int rank = input.dims();
+  const int64_t axis = dim < 0 ? dim + rank : dim;
+  if (axis < 0 || axis >= rank) {
+    return errors::InvalidArgument("Expected dimension in the range [", -rank,
+                                   ", ", rank, "), but got ", dim);
+  }
+  if (input.dim_size(axis) <= 0) {
+    return errors::InvalidArgument("Reduction axis ", dim,
+                                   " is empty in shape ",
+                                   input.shape().DebugString());
+  }
+  ArgReductionShape shape;
+  shape.axis = static_cast<int>(axis);
+  for (int i = 0; i < rank; ++i) {
+    if (i == axis) continue;
+    shape.out_shape.AddDim(input.dim_size(i));
+    (i < axis ? shape.outer : shape.inner) *= input.dim_size(i);
+  }
+  return shape;
 }
 
 }  // namespace tributary

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_shape.h"
 
@@ -20,8 +21,13 @@ class ReductionHelper {
  public:
   // InvalidArgument (TensorFlow's messages) for an axis out of
   // [-rank, rank) or a repeated axis. `axes` is int32 or int64, any shape.
-  absl::Status Simplify(const Tensor& data, const Tensor& axes,
-                        bool keep_dims);
+  absl::Status Simplify(const Tensor& data, const Tensor& axes, bool keep_dims);
+
+  // Nothing is reduced (only size-1 axes, or none): the output is the
+  // input reshaped to out_shape().
+  bool nothing_reduced() const {
+    return ndims() == 0 || (ndims() == 1 && !reduce_first_axis_);
+  }
 
   // The op's output shape (keep_dims honoured).
   const TensorShape& out_shape() const { return out_shape_; }
@@ -45,6 +51,19 @@ class ReductionHelper {
   std::vector<int64_t> out_reshape_;
   bool reduce_first_axis_ = false;
 };
+
+// ArgMax/ArgMin's shape logic, shared by the CPU and GPU kernels: the input
+// read as [outer, axis size, inner] and the output shape (the axis removed).
+struct ArgReductionShape {
+  int axis = 0;
+  int64_t outer = 1;
+  int64_t inner = 1;
+  TensorShape out_shape;
+};
+// InvalidArgument with TensorFlow's messages when `dimension` (int32 or
+// int64) is not a scalar, is out of [-rank, rank), or names an empty axis.
+absl::StatusOr<ArgReductionShape> ArgReduction(const Tensor& input,
+                                               const Tensor& dimension);
 
 }  // namespace tributary
 

@@ -82,16 +82,16 @@ class ReductionOp : public OpKernel {
     ReductionHelper helper;
     OP_REQUIRES_OK(ctx, helper.Simplify(data, axes, keep_dims_));
 
-    const int n = helper.ndims();
-    const bool first = helper.reduce_first_axis();
-    if (n == 0 || (n == 1 && !first)) {
-      // Nothing is reduced (only size-1 axes): the input, reshaped.
+    if (helper.nothing_reduced()) {
+      // Only size-1 axes: the input, reshaped.
       Tensor out;
       OP_REQUIRES(ctx, out.CopyFrom(data, helper.out_shape()),
                   errors::Internal("Error during reduction copy."));
       ctx->set_output(0, out);
       return;
     }
+    const int n = helper.ndims();
+    const bool first = helper.reduce_first_axis();
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, helper.out_shape(), &out));
     if (out->NumElements() == 0) return;
@@ -127,8 +127,8 @@ class ReductionOp : public OpKernel {
           data.shaped<T, 3>(r).reduce(dim1, reducer);
     } else {
       Tensor shuffled;
-      OP_REQUIRES_OK(ctx, ctx->allocate_temp(data.dtype(), data.shape(),
-                                             &shuffled));
+      OP_REQUIRES_OK(ctx,
+                     ctx->allocate_temp(data.dtype(), data.shape(), &shuffled));
       helper.TransposeReducedLast(data, &shuffled);
       const int64_t kept = out->NumElements();
       const Tensor& cshuffled = shuffled;
@@ -148,13 +148,14 @@ class ReductionOp : public OpKernel {
 }  // namespace tributary
 
 // One registration per value type; the axis type (Tidx) is read at run time.
-#define TRIB_REGISTER_REDUCTION(OP, SPEC, T)                         \
-  REGISTER_KERNEL_BUILDER(Name(OP)                                   \
-                              .Device(::tributary::DEVICE_CPU)       \
-                              .TypeConstraint<T>("T")                \
-                              .TypeConstraint("Tidx", {::tensorflow::DT_INT32, \
-                                                       ::tensorflow::DT_INT64}) \
-                              .HostMemory("reduction_indices"),      \
-                          ::tributary::ReductionOp<T, ::tributary::functor::SPEC<T>>)
+#define TRIB_REGISTER_REDUCTION(OP, SPEC, T)                                \
+  REGISTER_KERNEL_BUILDER(                                                  \
+      Name(OP)                                                              \
+          .Device(::tributary::DEVICE_CPU)                                  \
+          .TypeConstraint<T>("T")                                           \
+          .TypeConstraint("Tidx",                                           \
+                          {::tensorflow::DT_INT32, ::tensorflow::DT_INT64}) \
+          .HostMemory("reduction_indices"),                                 \
+      ::tributary::ReductionOp<T, ::tributary::functor::SPEC<T>>)
 
 #endif  // TRIBUTARY_KERNELS_MATH_REDUCTION_OPS_H_

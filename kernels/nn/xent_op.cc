@@ -17,6 +17,7 @@
 #include "common/framework/tensor_shape.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
+#include "kernels/nn/xent_shape.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace tributary {
@@ -35,34 +36,6 @@ Eigen::TensorOpCost RowCost(int64_t classes) {
 }
 
 // ---- Dense labels, with TensorFlow's broadcasting of logits/labels ----------
-
-// `shape` right-aligned into [rows, cols] (it has rank <= 2 here).
-void AsMatrixDims(const TensorShape& shape, int64_t* rows, int64_t* cols) {
-  *rows = shape.dims() >= 2 ? shape.dim_size(shape.dims() - 2) : 1;
-  *cols = shape.dims() >= 1 ? shape.dim_size(shape.dims() - 1) : 1;
-}
-
-// NumPy/TensorFlow broadcast of two shapes; false when incompatible.
-bool BroadcastShapes(const TensorShape& a, const TensorShape& b,
-                     TensorShape* out) {
-  const int rank = std::max(a.dims(), b.dims());
-  std::vector<int64_t> dims(rank);
-  for (int i = 0; i < rank; ++i) {
-    const int ia = a.dims() - rank + i;
-    const int ib = b.dims() - rank + i;
-    const int64_t da = ia >= 0 ? a.dim_size(ia) : 1;
-    const int64_t db = ib >= 0 ? b.dim_size(ib) : 1;
-    if (da == db || db == 1) {
-      dims[i] = da;
-    } else if (da == 1) {
-      dims[i] = db;
-    } else {
-      return false;
-    }
-  }
-  *out = TensorShape(dims);
-  return true;
-}
 
 // `in` broadcast to [rows, cols] in a fresh buffer. Only used when shapes
 // differ, which real models rarely do, so clarity beats speed here.
@@ -93,19 +66,10 @@ class SoftmaxXentWithLogitsOp : public OpKernel {
   void Compute(OpKernelContext* context) override {
     const Tensor& logits_in = context->input(0);
     const Tensor& labels_in = context->input(1);
-    TensorShape shape = logits_in.shape();
-    if (!logits_in.shape().IsSameSize(labels_in.shape())) {
-      OP_REQUIRES(context,
-                  BroadcastShapes(logits_in.shape(), labels_in.shape(), &shape),
-                  errors::InvalidArgument(
-                      "logits and labels must be broadcastable: logits_size=",
-                      logits_in.shape().DebugString(),
-                      " labels_size=", labels_in.shape().DebugString()));
-    }
-    OP_REQUIRES(context, shape.dims() == 2,
-                errors::InvalidArgument(
-                    "logits and labels must be either 2-dimensional, or "
-                    "broadcasted to be 2-dimensional"));
+    absl::StatusOr<TensorShape> xent_shape =
+        XentShape(logits_in.shape(), labels_in.shape());
+    OP_REQUIRES_OK(context, xent_shape.status());
+    const TensorShape& shape = *xent_shape;
     const int64_t batch = shape.dim_size(0);
     const int64_t classes = shape.dim_size(1);
 
