@@ -48,7 +48,9 @@ DEB_PACKAGES=(
 # (tests/distributed/health_and_reflection_test); promtool and a real Prometheus
 # server check and scrape their metrics (tests/distributed/metrics_test);
 # python3-yaml reads the Kubernetes manifests (tests/repository); dpkg-dev and
-# lintian make and check the .deb (tools/package.sh, tools:package_test).
+# lintian make and check the .deb (tools/package.sh, tools:package_test);
+# debootstrap, umoci and skopeo build the container image and unpack it again
+# (tools/image.sh, tests/multihost:image_cluster_test).
 TEST_DEB_PACKAGES=(
   clang-14
   libclang-rt-14-dev
@@ -57,6 +59,9 @@ TEST_DEB_PACKAGES=(
   prometheus
   dpkg-dev
   lintian
+  debootstrap
+  umoci
+  skopeo
 )
 if ((with_tests)); then DEB_PACKAGES+=("${TEST_DEB_PACKAGES[@]}"); fi
 

@@ -8,6 +8,9 @@ Contract:
     HOST_IP:PORT), starts one tributary-worker per task inside its host and a
     tributary-master inside the master's host, and returns once every daemon
     has logged "listening on" (or raises, naming the daemon and its log).
+  * `binaries` says what runs: Binaries (programs from a Bazel build) or
+    image_bundle.ImageBinaries (the daemons inside the container image);
+    every daemon's argv goes through `binaries.command(argv)`.
   * `daemon_flags(role, host)` (a constructor argument) gives extra flags for
     each daemon: role is "master" or "JOB:TASK". This is where TLS flags
     (--tls-cert/--tls-key/--tls-ca) go, per host, once the daemons have them.
@@ -47,6 +50,10 @@ class Binaries:
     def missing(self):
         return [p for p in (self.worker, self.master) if not os.access(p, os.X_OK)]
 
+    def command(self, argv):
+        """The argv that runs argv (programs run as they are)."""
+        return list(argv)
+
 
 class Daemon:
     def __init__(self, name, proc, log_path):
@@ -72,12 +79,12 @@ class Daemon:
                            % (self.name, self.proc.poll(), self.log()[-3000:]))
 
 
-def start_daemon(host, name, argv, workdir, extra_flags=()):
-    """Starts argv + extra_flags inside `host`, stderr and stdout to
-    workdir/NAME.log. Does not wait: see Daemon.wait_listening."""
+def start_daemon(host, name, argv, workdir):
+    """Starts argv inside `host`, stderr and stdout to workdir/NAME.log. Does
+    not wait: see Daemon.wait_listening."""
     log_path = os.path.join(workdir, name + ".log")
     with open(log_path, "wb") as log:
-        proc = host.popen([*argv, *extra_flags], stdout=log, stderr=subprocess.STDOUT,
+        proc = host.popen(argv, stdout=log, stderr=subprocess.STDOUT,
                           stdin=subprocess.DEVNULL,
                           env={k: v for k, v in os.environ.items() if k != "TF_CONFIG"})
     return Daemon(name, proc, log_path)
@@ -127,15 +134,17 @@ class HostCluster:
                 host = self.network.host(name)
                 role = "%s:%d" % (job, task)
                 self.daemons.append(start_daemon(
-                    host, "%s-%d" % (job, task),
-                    [self.binaries.worker, "--cluster", self.spec_path,
-                     "--job", job, "--task", str(task)],
-                    self.workdir, self.daemon_flags(role, host)))
+                    host, "%s-%d" % (job, task), self.binaries.command(
+                        [self.binaries.worker, "--cluster", self.spec_path,
+                         "--job", job, "--task", str(task),
+                         *self.daemon_flags(role, host)]),
+                    self.workdir))
         self.daemons.append(start_daemon(
-            self.master_host, "master",
-            [self.binaries.master, "--cluster", self.spec_path,
-             "--listen", "%s:%d" % (self._ip(self.master_host), MASTER_PORT)],
-            self.workdir, self.daemon_flags("master", self.master_host)))
+            self.master_host, "master", self.binaries.command(
+                [self.binaries.master, "--cluster", self.spec_path,
+                 "--listen", "%s:%d" % (self._ip(self.master_host), MASTER_PORT),
+                 *self.daemon_flags("master", self.master_host)]),
+            self.workdir))
         deadline = time.monotonic() + START_TIMEOUT_S
         for daemon in self.daemons:
             daemon.wait_listening(deadline)

@@ -4,7 +4,8 @@ headless Services on the ports the containers serve; the flags point at the
 mounted ConfigMap and Secret; the probes ask the health service on the right
 port; the disruption budgets and Services select the pods; and a worker started
 with each pod's name as its host name (--task-from-hostname, in a UTS namespace)
-serves the task the spec gives that pod. Needs Debian's python3-yaml.
+serves the task the spec gives that pod. Every container, and the compose file's,
+runs the image tools/image.sh builds (tributary:VERSION). Needs Debian's python3-yaml.
 """
 import json
 import os
@@ -55,6 +56,21 @@ class KubernetesManifestsTest(unittest.TestCase):
                  if o["kind"] == kind and o["metadata"]["name"] == name]
         assert len(found) == 1, (kind, name, len(found))
         return found[0]
+
+    def test_every_container_runs_the_image_tools_image_sh_names(self):
+        # tools/image.sh's docker-archive loads as tributary:VERSION; the
+        # manifests and the compose file must ask for that image.
+        with open("VERSION") as f:
+            image = "tributary:" + f.read().strip()
+        containers = [c for o in self.objects if o["kind"] in ("StatefulSet", "Deployment")
+                      for c in o["spec"]["template"]["spec"]["containers"]]
+        self.assertTrue(containers)
+        for container in containers:
+            self.assertEqual(container["image"], image, container["name"])
+        import yaml
+        with open(os.path.join("deploy", "container", "compose.yaml")) as f:
+            compose = yaml.safe_load(f)
+        self.assertEqual(compose["x-tributary"]["image"], image)
 
     def test_kustomization_lists_every_manifest(self):
         (kustomization,) = self.docs["kustomization.yaml"]
