@@ -31,6 +31,11 @@ void CollectAllocators(const DeviceMgr& devices,
   metrics::CollectedFamily peak{
       "tributary_allocator_peak_bytes",
       "Most bytes a device's allocator had handed out at once.", "gauge"};
+  metrics::CollectedFamily cached{
+      "tributary_allocator_cached_bytes",
+      "Memory a device's allocator holds for reuse, not handed out (CPU "
+      "devices: the host block cache they share).",
+      "gauge"};
   for (Device* device : devices.ListDevices()) {
     Allocator* allocator = device->GetAllocator();
     if (allocator == nullptr) continue;
@@ -39,9 +44,27 @@ void CollectAllocators(const DeviceMgr& devices,
         {"device", device->name()}, {"allocator", allocator->Name()}};
     in_use.samples.push_back({labels, double(stats.bytes_in_use)});
     peak.samples.push_back({labels, double(stats.peak_bytes_in_use)});
+    cached.samples.push_back({labels, double(stats.bytes_cached)});
   }
   out->push_back(std::move(in_use));
   out->push_back(std::move(peak));
+  out->push_back(std::move(cached));
+}
+
+// The inter-op pool every executor of this worker schedules its expensive
+// kernels and partitions on.
+void CollectInterOpPool(const InterOpThreadPool& pool,
+                        std::vector<metrics::CollectedFamily>* out) {
+  out->push_back({"tributary_executor_queue_depth",
+                  "Kernels and partitions waiting for an inter-op thread.",
+                  "gauge",
+                  {metrics::Sample{{}, double(pool.queued())}}});
+  out->push_back({"tributary_executor_busy_threads",
+                  "Inter-op threads running a kernel or partition now.",
+                  "gauge",
+                  {metrics::Sample{{}, double(pool.running())}}});
+  out->push_back({"tributary_executor_threads", "Inter-op threads.", "gauge",
+                  {metrics::Sample{{}, double(pool.num_threads())}}});
 }
 
 }  // namespace
@@ -146,17 +169,18 @@ absl::Status WorkerServer::Init() {
   metrics_service_ = NewMetricsService(&metrics::Default());
   // Families made here, outside any lock, so they are listed from the start.
   WorkerMetrics::Get();
-  allocator_collector_ = metrics::Default().AddCollector(
-      [devices =
-           device_mgr_.get()](std::vector<metrics::CollectedFamily>* out) {
+  state_collector_ = metrics::Default().AddCollector(
+      [devices = device_mgr_.get(),
+       pool = pool_.get()](std::vector<metrics::CollectedFamily>* out) {
         CollectAllocators(*devices, out);
+        CollectInterOpPool(*pool, out);
       });
   return absl::OkStatus();
 }
 
 WorkerServer::~WorkerServer() {
-  if (allocator_collector_ >= 0) {
-    metrics::Default().RemoveCollector(allocator_collector_);
+  if (state_collector_ >= 0) {
+    metrics::Default().RemoveCollector(state_collector_);
   }
   Stop(absl::Now());
 }

@@ -163,7 +163,8 @@ class WorkerServer {
   std::unique_ptr<RpcService> holds_service_;
   // /tributary.Metrics/GetMetrics (tributary top, through the master).
   std::unique_ptr<RpcService> metrics_service_;
-  int allocator_collector_ = -1;  // in metrics::Default()
+  // Allocators and the inter-op pool, in metrics::Default().
+  int state_collector_ = -1;
 };
 
 }  // namespace tributary

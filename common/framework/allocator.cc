@@ -17,7 +17,8 @@ std::string AllocatorStats::DebugString() const {
   return absl::StrCat("num_allocs: ", num_allocs,
                       ", bytes_in_use: ", bytes_in_use,
                       ", peak_bytes_in_use: ", peak_bytes_in_use,
-                      ", largest_alloc_size: ", largest_alloc_size);
+                      ", largest_alloc_size: ", largest_alloc_size,
+                      ", bytes_cached: ", bytes_cached);
 }
 
 }  // namespace tributary

@@ -20,6 +20,10 @@ struct AllocatorStats {
   int64_t bytes_in_use = 0;        // requested bytes not yet deallocated
   int64_t peak_bytes_in_use = 0;   // high-water mark of bytes_in_use
   int64_t largest_alloc_size = 0;  // largest single request
+  // Memory the allocator holds for reuse without having handed it out (a
+  // BFC allocator's free chunks, a block cache's freed blocks); 0 for
+  // allocators that hold none.
+  int64_t bytes_cached = 0;
   std::string DebugString() const;
 };
 

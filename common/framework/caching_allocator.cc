@@ -125,6 +125,9 @@ class CachingCPUAllocator final : public Allocator {
     s.bytes_in_use = bytes_in_use_.load(std::memory_order_relaxed);
     s.peak_bytes_in_use = peak_bytes_in_use_.load(std::memory_order_relaxed);
     s.largest_alloc_size = largest_alloc_size_.load(std::memory_order_relaxed);
+    // The cache is shared by every allocator drawing on it: its freed
+    // blocks are what this one can reuse.
+    s.bytes_cached = cache_->GetStats().cached_bytes;
     return s;
   }
 

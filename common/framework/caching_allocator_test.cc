@@ -128,6 +128,9 @@ TEST(CachingAllocatorTest, StatisticsCountRequestedBytes) {
   a->DeallocateRaw(big);
   s = a->GetStats();
   EXPECT_EQ(s.bytes_in_use, 1000);  // the cached block does not count
+  // ... but is what the allocator holds for reuse: the cache's block.
+  EXPECT_EQ(s.bytes_cached, cache->GetStats().cached_bytes);
+  EXPECT_GE(s.bytes_cached, static_cast<int64_t>(3 * kMiB + 5));
   EXPECT_EQ(s.peak_bytes_in_use, static_cast<int64_t>(3 * kMiB + 1005));
   // Reuse counts as an allocation like any other.
   big = a->AllocateRaw(64, 2 * kMiB);

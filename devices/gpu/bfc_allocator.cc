@@ -124,7 +124,11 @@ void BFCAllocator::DeallocateRaw(void* ptr) {
 
 AllocatorStats BFCAllocator::GetStats() {
   absl::MutexLock lock(&mu_);
-  return stats_;
+  AllocatorStats stats = stats_;
+  // bytes_in_use counts whole chunks, so the rest of the regions is free.
+  stats.bytes_cached =
+      static_cast<int64_t>(total_region_bytes_) - stats_.bytes_in_use;
+  return stats;
 }
 
 void BFCAllocator::ClearStats() {

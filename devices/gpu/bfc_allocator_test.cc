@@ -329,9 +329,12 @@ TEST(BFCAllocatorTest, Statistics) {
   EXPECT_EQ(s.bytes_in_use, 1024 + 3072);  // rounded chunk sizes
   EXPECT_EQ(s.peak_bytes_in_use, 1024 + 3072);
   EXPECT_EQ(s.largest_alloc_size, 3072);
+  // One 1 MiB region (no growth): the rest of it is held for reuse.
+  EXPECT_EQ(s.bytes_cached, static_cast<int64_t>(kMiB) - (1024 + 3072));
   al.DeallocateRaw(b);
   s = al.GetStats();
   EXPECT_EQ(s.bytes_in_use, 1024);
+  EXPECT_EQ(s.bytes_cached, static_cast<int64_t>(kMiB) - 1024);
   EXPECT_EQ(s.peak_bytes_in_use, 1024 + 3072);
   al.ClearStats();
   s = al.GetStats();

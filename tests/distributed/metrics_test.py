@@ -137,9 +137,16 @@ class MetricsTest(daemon_process.ClusterSpecTestCase):
         for scraped in (m, w, p):
             self.assertGreater(value(scraped, "process_resident_memory_bytes"), 1e6)
             self.assertGreater(value(scraped, "process_open_fds"), 0)
-        self.assertIsNotNone(value(w, "tributary_allocator_peak_bytes",
-                                   device="/job:worker/replica:0/task:0/device:CPU:0",
-                                   allocator="cpu"))
+        cpu = dict(device="/job:worker/replica:0/task:0/device:CPU:0", allocator="cpu")
+        self.assertIsNotNone(value(w, "tributary_allocator_peak_bytes", **cpu))
+        # A CPU device's cached bytes are its host block cache's.
+        self.assertEqual(value(w, "tributary_allocator_cached_bytes", **cpu),
+                         value(w, "tributary_host_cache_cached_bytes"))
+        # The steps have ended: nothing waits for or runs on an inter-op thread.
+        for scraped in (w, p):
+            self.assertEqual(value(scraped, "tributary_executor_queue_depth"), 0)
+            self.assertEqual(value(scraped, "tributary_executor_busy_threads"), 0)
+            self.assertGreaterEqual(value(scraped, "tributary_executor_threads"), 1)
 
     def test_prometheus_scrapes_the_cluster_and_answers_queries(self):
         master, worker, ps = self.start_cluster()

@@ -2,6 +2,8 @@
 
 #include <sched.h>
 
+#include <atomic>
+#include <cstdint>
 #include <thread>
 #include <utility>
 
@@ -10,9 +12,31 @@
 
 namespace tributary {
 
+namespace {
+
+// Eigen's thread environment, counting as each task starts and ends: the
+// pool's threads call ExecuteTask for every closure (also one run inline when
+// the queue is full), so the count needs no second closure per Schedule.
+struct CountingEnvironment : Eigen::StlThreadEnvironment {
+  CountingEnvironment(std::atomic<int64_t>* queued,
+                      std::atomic<int64_t>* running)
+      : queued(queued), running(running) {}
+  void ExecuteTask(const Task& t) {
+    queued->fetch_sub(1, std::memory_order_relaxed);
+    running->fetch_add(1, std::memory_order_relaxed);
+    t.f();
+    running->fetch_sub(1, std::memory_order_relaxed);
+  }
+  std::atomic<int64_t>* queued;
+  std::atomic<int64_t>* running;
+};
+
+}  // namespace
+
 struct InterOpThreadPool::Impl {
-  explicit Impl(int n) : pool(n) {}
-  Eigen::ThreadPool pool;
+  Impl(int n, std::atomic<int64_t>* queued, std::atomic<int64_t>* running)
+      : pool(n, CountingEnvironment(queued, running)) {}
+  Eigen::ThreadPoolTempl<CountingEnvironment> pool;
 };
 
 int InterOpThreadPool::DefaultNumThreads() {
@@ -28,12 +52,13 @@ int InterOpThreadPool::DefaultNumThreads() {
 
 InterOpThreadPool::InterOpThreadPool(int num_threads)
     : num_threads_(num_threads > 0 ? num_threads : DefaultNumThreads()),
-      impl_(std::make_unique<Impl>(num_threads_)) {}
+      impl_(std::make_unique<Impl>(num_threads_, &queued_, &running_)) {}
 
 // Eigen::ThreadPool's destructor drains the queue and joins its threads.
 InterOpThreadPool::~InterOpThreadPool() = default;
 
 void InterOpThreadPool::Schedule(std::function<void()> fn) {
+  queued_.fetch_add(1, std::memory_order_relaxed);
   impl_->pool.Schedule(std::move(fn));
 }
 
