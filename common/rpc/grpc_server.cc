@@ -198,6 +198,9 @@ bool IsLoopbackHost(const std::string& host) {
 class GrpcServer::Call final : public RpcServerCall {
  public:
   explicit Call(GrpcServer* server) : server_(server) {}
+  ~Call() override {
+    if (given_service_) server_->CallToGivenServiceEnded();
+  }
 
   // Asks gRPC for the next incoming call.
   void Request() {
@@ -266,7 +269,8 @@ class GrpcServer::Call final : public RpcServerCall {
       OnStreamRead(ok);
       return;
     }
-    const RpcHandler* handler = server_->FindHandler(context_.method());
+    bool given = false;
+    const RpcHandler* handler = server_->FindHandler(context_.method(), &given);
     known_method_ = handler != nullptr;
     if (handler == nullptr) {
       stream_handler_ = server_->FindStreamHandler(context_.method());
@@ -299,6 +303,10 @@ class GrpcServer::Call final : public RpcServerCall {
                                        context_.method())),
              grpc::ByteBuffer());
       return;
+    }
+    if (given) {
+      given_service_ = true;
+      server_->given_calls_in_flight_.fetch_add(1, std::memory_order_relaxed);
     }
     (*handler)(this);
   }
@@ -419,8 +427,9 @@ class GrpcServer::Call final : public RpcServerCall {
   grpc::ByteBuffer response_;
   mutable std::optional<RpcCaller> caller_;
   CallOptions opts_;
-  absl::Time started_;         // when gRPC handed the call over
-  bool known_method_ = false;  // a handler of this server serves it
+  absl::Time started_;          // when gRPC handed the call over
+  bool known_method_ = false;   // a handler of this server serves it
+  bool given_service_ = false;  // counted in given_calls_in_flight_
   const RpcStreamHandler* stream_handler_ = nullptr;  // null: a unary call
   const RpcPollingStream* polling_ = nullptr;
   bool last_ = false;         // the poll said the stream ends
@@ -469,6 +478,7 @@ absl::Status GrpcServer::Start(const std::string& listen_address,
                                       " is already started");
   }
   services_ = services;
+  num_given_services_ = services.size();
   std::vector<std::string> names;
   for (const RpcService* service : services) names.push_back(service->name());
   health_ = std::make_unique<HealthStatus>(names);
@@ -535,11 +545,23 @@ void GrpcServer::SetServing(bool serving) {
 
 void GrpcServer::RequestNextCall() { (new Call(this))->Request(); }
 
-const RpcHandler* GrpcServer::FindHandler(absl::string_view path) const {
-  for (const RpcService* service : services_) {
-    if (const RpcHandler* handler = service->Find(path)) return handler;
+const RpcHandler* GrpcServer::FindHandler(absl::string_view path,
+                                          bool* given) const {
+  for (size_t i = 0; i < services_.size(); ++i) {
+    if (const RpcHandler* handler = services_[i]->Find(path)) {
+      *given = i < num_given_services_;
+      return handler;
+    }
   }
   return nullptr;
+}
+
+void GrpcServer::CallToGivenServiceEnded() {
+  if (given_calls_in_flight_.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
+      draining_.load(std::memory_order_acquire)) {
+    absl::MutexLock lock(&drain_mu_);
+    drained_.SignalAll();
+  }
 }
 
 const RpcStreamHandler* GrpcServer::FindStreamHandler(
@@ -568,6 +590,17 @@ void GrpcServer::Shutdown(absl::Time deadline) {
   // NOT_SERVING for good: watchers are told and their calls end (within a
   // poll period) instead of holding the shutdown up until `deadline`.
   if (health_ != nullptr) health_->Shutdown();
+  // Drain while still accepting calls, so Check answers NOT_SERVING (after
+  // gRPC's shutdown a probe would only be refused) and the steps running
+  // here can still be served what they need. The count is re-read under the
+  // mutex the last call's end signals under, so no wake-up is lost.
+  draining_.store(true, std::memory_order_release);
+  {
+    absl::MutexLock lock(&drain_mu_);
+    while (given_calls_in_flight_.load(std::memory_order_acquire) > 0 &&
+           !drained_.WaitWithDeadline(&drain_mu_, deadline)) {
+    }
+  }
   server_->Shutdown(absl::ToChronoTime(deadline));
 }
 

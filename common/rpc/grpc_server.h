@@ -13,10 +13,12 @@
 // Besides the given services every server answers, without authentication
 // (they reveal no data):
 //   grpc.health.v1.Health (health_service.h) for "" and each service's
-//     name: SERVING once Start succeeded, NOT_SERVING from Shutdown on;
+//     name: SERVING once Start succeeded, NOT_SERVING from Shutdown on
+//     (answered while Shutdown drains the calls in flight);
 //   grpc.reflection.v1[alpha].ServerReflection (server_reflection.h),
 //     listing the services and describing them from the descriptor pool.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -24,6 +26,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "common/rpc/health_service.h"
 #include "common/rpc/rpc_loop.h"
@@ -78,17 +81,24 @@ class GrpcServer {
   int port() const { return port_; }
   const std::string& address() const { return address_; }
 
-  // Stops accepting calls and waits until the calls in flight finished or
-  // `deadline` passed, then cancels the rest and waits for their handlers to
-  // finish them. The network thread keeps running for the process's own
-  // calls until destruction.
+  // Drains, then stops: health turns NOT_SERVING at once; until no call to
+  // the given services is in flight (or `deadline`), calls are still served,
+  // so a probe reads NOT_SERVING and a running step can still be sent what it
+  // needs (a peer's RecvTensor); then gRPC stops accepting calls, waits for
+  // those in flight until `deadline`, cancels the rest and waits for their
+  // handlers to finish them. The network thread keeps running for the
+  // process's own calls until destruction. Blocks; call it once, from one
+  // thread.
   void Shutdown(absl::Time deadline);
   void Shutdown() { Shutdown(absl::Now()); }
 
  private:
   class Call;
   void RequestNextCall();
-  const RpcHandler* FindHandler(absl::string_view path) const;
+  // `given`: the handler belongs to a service passed to Start (not health
+  // or reflection), so its calls count as in flight for the drain.
+  const RpcHandler* FindHandler(absl::string_view path, bool* given) const;
+  void CallToGivenServiceEnded();
   const RpcStreamHandler* FindStreamHandler(absl::string_view path) const;
   const RpcPollingStream* FindPollingStream(absl::string_view path) const;
 
@@ -101,6 +111,12 @@ class GrpcServer {
   std::unique_ptr<HealthStatus> health_;
   std::vector<RpcService> own_services_;  // reflection and health
   bool shut_down_ = false;
+  size_t num_given_services_ = 0;  // services_' first ones
+  // Calls to the given services from their handler's start to their end.
+  std::atomic<int64_t> given_calls_in_flight_{0};
+  std::atomic<bool> draining_{false};
+  absl::Mutex drain_mu_;
+  absl::CondVar drained_;  // signalled when the count drops to 0 while draining
   int port_ = 0;
   std::string address_;
   std::shared_ptr<grpc::ServerCredentials> credentials_;

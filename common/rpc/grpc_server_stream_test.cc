@@ -1,8 +1,10 @@
 // GrpcServer's streams (RpcStreamHandler) and the health and reflection
 // services every server carries, driven by gRPC's own client library.
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "common/metrics/metrics.h"
 #include "common/rpc/grpc_channel.h"
@@ -186,6 +188,84 @@ TEST(GrpcServerHealthTest, ServingForTheServerAndEachServiceNotFoundForOthers) {
   server->server->SetServing(true);
   EXPECT_EQ(Check(server->address, "", &status),
             health::HealthCheckResponse::SERVING);
+}
+
+// While Shutdown drains a running call, the server still answers: Check
+// says NOT_SERVING (not a refused connection), other calls are served (a
+// step's RecvTensor), and Shutdown returns as soon as the call ends.
+TEST(GrpcServerHealthTest, CheckAnswersNotServingWhileCallsDrain) {
+  absl::Notification started, release;
+  RpcService slow("test.Slow");
+  slow.Add("Wait", [&](RpcServerCall* call) {
+    started.Notify();
+    std::thread([call, &release] {
+      release.WaitForNotificationWithTimeout(absl::Seconds(60));
+      call->Finish(grpc::Status::OK, call->request());
+    }).detach();
+  });
+  std::vector<const RpcService*> services = Services();
+  services.push_back(&slow);
+  absl::StatusOr<GrpcServerHandle> server =
+      StartGrpcServer("127.0.0.1:0", services);
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string address = server->address;
+
+  grpc::Status slow_status;
+  std::thread client([&] {
+    grpc::GenericStub stub(NewGrpcChannel(address));
+    grpc::ClientContext context;
+    context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(60)));
+    grpc::ByteBuffer response;
+    slow_status = UnaryCallOnThisThread(&stub, &context, "/test.Slow/Wait",
+                                        Bytes("late"), &response);
+  });
+  ASSERT_TRUE(started.WaitForNotificationWithTimeout(absl::Seconds(20)));
+
+  absl::Notification shut_down;
+  absl::Time shutdown_returned;
+  std::thread stopper([&] {
+    server->server->Shutdown(absl::Now() + absl::Seconds(60));
+    shutdown_returned = absl::Now();
+    shut_down.Notify();
+  });
+  grpc::Status status;
+  health::HealthCheckResponse::ServingStatus answer =
+      health::HealthCheckResponse::SERVING;
+  for (int i = 0; i < 200 && answer == health::HealthCheckResponse::SERVING;
+       ++i) {
+    answer = Check(address, "", &status);
+    if (answer == health::HealthCheckResponse::SERVING) {
+      absl::SleepFor(absl::Milliseconds(10));
+    }
+  }
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(answer, health::HealthCheckResponse::NOT_SERVING);
+  EXPECT_EQ(Check(address, "test.Unary", &status),
+            health::HealthCheckResponse::NOT_SERVING);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  {
+    grpc::GenericStub stub(NewGrpcChannel(address));
+    grpc::ClientContext context;
+    context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(20)));
+    grpc::ByteBuffer response;
+    ASSERT_TRUE(UnaryCallOnThisThread(&stub, &context, "/test.Unary/Echo",
+                                      Bytes("during drain"), &response)
+                    .ok());
+    EXPECT_EQ(Text(response), "during drain");
+  }
+  EXPECT_FALSE(shut_down.HasBeenNotified());  // the slow call holds it
+
+  const absl::Time released = absl::Now();
+  release.Notify();
+  ASSERT_TRUE(shut_down.WaitForNotificationWithTimeout(absl::Seconds(30)));
+  stopper.join();
+  client.join();
+  EXPECT_TRUE(slow_status.ok()) << slow_status.error_message();
+  // Well before the 60 s deadline: the drain ended with the call.
+  EXPECT_LT(shutdown_returned - released, absl::Seconds(20));
+  // And now the port is closed.
+  Check(address, "", &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE);
 }
 
 health::HealthCheckResponse::ServingStatus StatusIn(const std::string& bytes) {

@@ -15,6 +15,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/rpc/grpc_channel.h"
+#include "common/rpc/unary_call.h"
+#include "grpc/health/v1/health.pb.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
 #include "tests/distributed/cluster_fixture.h"
 #include "tests/distributed/distributed_test_util.h"
@@ -224,6 +229,64 @@ TEST_F(DaemonLifecycleTest, IdleSessionsAreCollected) {
   auto next = OpenSession((*cluster)->master_target(), SmallGraph());
   ASSERT_TRUE(next.ok()) << next.status();
   EXPECT_TRUE(RunStep(next->get(), {}, {"z"}, {}, &out).ok());
+}
+
+// The health service's answer for the whole daemon at `address`.
+grpc::health::v1::HealthCheckResponse::ServingStatus CheckHealth(
+    const std::string& address, grpc::Status* status) {
+  grpc::GenericStub stub(NewGrpcChannel(address));
+  grpc::ClientContext context;
+  context.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(10)));
+  grpc::health::v1::HealthCheckRequest request;
+  grpc::health::v1::HealthCheckResponse response;
+  *status = ProtoCallOnThisThread(
+      &stub, &context, "/grpc.health.v1.Health/Check", request, &response);
+  return response.status();
+}
+
+// What a Kubernetes probe sees while a worker drains a running step after
+// SIGTERM: an answer, NOT_SERVING, until the grace period ends the step.
+TEST_F(DaemonLifecycleTest, HealthAnswersNotServingWhileAStepDrains) {
+  using grpc::health::v1::HealthCheckResponse;
+  ClusterOptions options;
+  options.worker_flags = {"--grace-period", "4"};
+  auto cluster = TestCluster::Start(options);
+  ASSERT_TRUE(cluster.ok()) << cluster.status();
+  const std::string worker0 = (*cluster)->TaskAddress("worker", 0);
+  grpc::Status status;
+  ASSERT_EQ(CheckHealth(worker0, &status), HealthCheckResponse::SERVING)
+      << status.error_message();
+  auto session = OpenSession((*cluster)->master_target(), SmallGraph());
+  ASSERT_TRUE(session.ok()) << session.status();
+  Session* s = session->get();
+  std::future<absl::Status> step = std::async(std::launch::async, [s] {
+    std::vector<Tensor> out;
+    return RunStep(s, {}, {"blocked"}, {}, &out);
+  });
+  ASSERT_EQ(step.wait_for(std::chrono::milliseconds(300)),
+            std::future_status::timeout);
+
+  const absl::Time signalled = absl::Now();
+  ASSERT_TRUE((*cluster)->SignalTask("worker", 0, SIGTERM).ok());
+  HealthCheckResponse::ServingStatus answer = HealthCheckResponse::SERVING;
+  while (answer == HealthCheckResponse::SERVING &&
+         absl::Now() - signalled < absl::Seconds(3)) {
+    answer = CheckHealth(worker0, &status);
+  }
+  EXPECT_TRUE(status.ok()) << "a probe during the drain was refused: "
+                           << status.error_message();
+  EXPECT_EQ(answer, HealthCheckResponse::NOT_SERVING);
+  // Still draining: the step holds the worker until its grace period ends.
+  EXPECT_TRUE((*cluster)->TaskRunning("worker", 0));
+
+  ASSERT_EQ(step.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+  EXPECT_FALSE(step.get().ok());
+  for (int i = 0; i < 600 && (*cluster)->TaskRunning("worker", 0); ++i) {
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  EXPECT_FALSE((*cluster)->TaskRunning("worker", 0)) << (*cluster)->LogTails();
+  CheckHealth(worker0, &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE);
 }
 
 TEST_F(DaemonLifecycleTest, SigtermWithAStepStillRunningExitsZero) {
