@@ -231,6 +231,15 @@ TEST_F(DaemonLifecycleTest, IdleSessionsAreCollected) {
   EXPECT_TRUE(RunStep(next->get(), {}, {"z"}, {}, &out).ok());
 }
 
+// SmallGraph's "blocked" fetch, which never finishes by itself, run in the
+// background.
+std::future<absl::Status> RunBlockedStep(Session* s) {
+  return std::async(std::launch::async, [s] {
+    std::vector<Tensor> out;
+    return RunStep(s, {}, {"blocked"}, {}, &out);
+  });
+}
+
 // The health service's answer for the whole daemon at `address`.
 grpc::health::v1::HealthCheckResponse::ServingStatus CheckHealth(
     const std::string& address, grpc::Status* status) {
@@ -258,11 +267,7 @@ TEST_F(DaemonLifecycleTest, HealthAnswersNotServingWhileAStepDrains) {
       << status.error_message();
   auto session = OpenSession((*cluster)->master_target(), SmallGraph());
   ASSERT_TRUE(session.ok()) << session.status();
-  Session* s = session->get();
-  std::future<absl::Status> step = std::async(std::launch::async, [s] {
-    std::vector<Tensor> out;
-    return RunStep(s, {}, {"blocked"}, {}, &out);
-  });
+  std::future<absl::Status> step = RunBlockedStep(session->get());
   ASSERT_EQ(step.wait_for(std::chrono::milliseconds(300)),
             std::future_status::timeout);
 
@@ -297,11 +302,7 @@ TEST_F(DaemonLifecycleTest, SigtermWithAStepStillRunningExitsZero) {
   ASSERT_TRUE(cluster.ok()) << cluster.status();
   auto session = OpenSession((*cluster)->master_target(), SmallGraph());
   ASSERT_TRUE(session.ok()) << session.status();
-  Session* s = session->get();
-  std::future<absl::Status> step = std::async(std::launch::async, [s] {
-    std::vector<Tensor> out;
-    return RunStep(s, {}, {"blocked"}, {}, &out);
-  });
+  std::future<absl::Status> step = RunBlockedStep(session->get());
   ASSERT_EQ(step.wait_for(std::chrono::milliseconds(300)),
             std::future_status::timeout);
   // The step never finishes by itself: the daemons must give up on it after
