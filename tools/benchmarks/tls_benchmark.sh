@@ -2,7 +2,7 @@
 # What mutual TLS costs (docs/benchmarks.md, "Mutual TLS"): the same cluster in
 # plaintext and with TLS, one table. Takes about a minute.
 #
-#   tools/benchmarks/tls_benchmark.sh [--sizes-mib 64] [--rounds 2]
+#   tools/benchmarks/tls_benchmark.sh [--sizes-mib 64] [--rounds 5]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 bazel build //tools/benchmarks:distributed_client_benchmark \
