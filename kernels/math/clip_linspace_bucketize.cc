@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "common/framework/tensor.h"
@@ -15,7 +16,29 @@ namespace {
 
 using CPUDevice = Eigen::ThreadPoolDevice;
 
-// ---- ClipByValue ----------------------------------------------------------------
+// ---- ClipByValue -------------------------------------------------------------
+
+template <typename T>
+constexpr bool kIsComplex =
+    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
+
+// Complex values are clipped part by part, the real part between the bounds'
+// real parts and the imaginary part between their imaginary parts, which is
+// what TensorFlow's CPU kernel computes (its Eigen min/max act on the parts).
+template <typename T>
+void ClipComplex(const T* x, const T* lo, bool lo_scalar, const T* hi,
+                 bool hi_scalar, int64_t n, T* out) {
+  auto clip = [](auto v, auto low, auto high) {
+    const auto m = high < v ? high : v;
+    return m < low ? low : m;
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    const T l = lo[lo_scalar ? 0 : i];
+    const T h = hi[hi_scalar ? 0 : i];
+    out[i] = T(clip(x[i].real(), l.real(), h.real()),
+               clip(x[i].imag(), l.imag(), h.imag()));
+  }
+}
 
 // output = max(min(t, clip_value_max), clip_value_min), in that order, as
 // TensorFlow computes it: a NaN in t stays NaN, a NaN bound leaves t alone,
@@ -42,15 +65,18 @@ class ClipByValueOp : public OpKernel {
             "clip_value_min shape: ", lo.shape().DebugString(),
             "clip_value_max shape: ", hi.shape().DebugString()));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx,
-                   ctx->forward_input_or_allocate_output({0}, 0, t.shape(), &out));
+    OP_REQUIRES_OK(
+        ctx, ctx->forward_input_or_allocate_output({0}, 0, t.shape(), &out));
     if (out->NumElements() == 0) return;
     const CPUDevice& d = ctx->eigen_device<CPUDevice>();
     auto x = t.flat<T>();
     auto o = out->flat<T>();
-    // A tensor bound matches t's shape exactly; a scalar one is compared
-    // with every element.
-    if (lo_scalar && hi_scalar) {
+    if constexpr (kIsComplex<T>) {
+      ClipComplex(x.data(), lo.flat<T>().data(), lo_scalar, hi.flat<T>().data(),
+                  hi_scalar, x.size(), o.data());
+    } else if (lo_scalar && hi_scalar) {
+      // A tensor bound matches t's shape exactly; a scalar one is compared
+      // with every element.
       o.device(d) = x.cwiseMin(hi.scalar<T>()()).cwiseMax(lo.scalar<T>()());
     } else if (lo_scalar) {
       o.device(d) = x.cwiseMin(hi.flat<T>()).cwiseMax(lo.scalar<T>()());
@@ -62,9 +88,9 @@ class ClipByValueOp : public OpKernel {
   }
 };
 
-#define REGISTER_CLIP(T)                                                 \
-  REGISTER_KERNEL_BUILDER(                                               \
-      Name("ClipByValue").Device(DEVICE_CPU).TypeConstraint<T>("T"),     \
+#define REGISTER_CLIP(T)                                             \
+  REGISTER_KERNEL_BUILDER(                                           \
+      Name("ClipByValue").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       ClipByValueOp<T>)
 REGISTER_CLIP(float);
 REGISTER_CLIP(double);
@@ -76,9 +102,11 @@ REGISTER_CLIP(int32_t);
 REGISTER_CLIP(int64_t);
 REGISTER_CLIP(uint8_t);
 REGISTER_CLIP(uint16_t);
+REGISTER_CLIP(complex64);
+REGISTER_CLIP(complex128);
 #undef REGISTER_CLIP
 
-// ---- LinSpace -------------------------------------------------------------------
+// ---- LinSpace ----------------------------------------------------------------
 
 // start + i * step with step = (stop - start) / (num - 1), and the last value
 // exactly stop (TensorFlow's sequence; num == 1 gives [start]).
@@ -119,10 +147,10 @@ class LinSpaceOp : public OpKernel {
   }
 };
 
-#define REGISTER_LINSPACE_NUM(T, Tnum)                      \
-  REGISTER_KERNEL_BUILDER(Name("LinSpace")                  \
-                              .Device(DEVICE_CPU)           \
-                              .TypeConstraint<T>("T")       \
+#define REGISTER_LINSPACE_NUM(T, Tnum)                       \
+  REGISTER_KERNEL_BUILDER(Name("LinSpace")                   \
+                              .Device(DEVICE_CPU)            \
+                              .TypeConstraint<T>("T")        \
                               .TypeConstraint<Tnum>("Tidx"), \
                           LinSpaceOp<T, Tnum>)
 REGISTER_LINSPACE_NUM(float, int32_t);
@@ -131,7 +159,7 @@ REGISTER_LINSPACE_NUM(double, int32_t);
 REGISTER_LINSPACE_NUM(double, int64_t);
 #undef REGISTER_LINSPACE_NUM
 
-// ---- Bucketize ------------------------------------------------------------------
+// ---- Bucketize ---------------------------------------------------------------
 
 // output[i] = how many boundaries are <= input[i] (std::upper_bound); NaN
 // lands past the last boundary.
@@ -161,9 +189,9 @@ class BucketizeOp : public OpKernel {
   std::vector<float> boundaries_;
 };
 
-#define REGISTER_BUCKETIZE(T)                                         \
-  REGISTER_KERNEL_BUILDER(                                            \
-      Name("Bucketize").Device(DEVICE_CPU).TypeConstraint<T>("T"),    \
+#define REGISTER_BUCKETIZE(T)                                      \
+  REGISTER_KERNEL_BUILDER(                                         \
+      Name("Bucketize").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       BucketizeOp<T>)
 REGISTER_BUCKETIZE(int32_t);
 REGISTER_BUCKETIZE(int64_t);

@@ -419,6 +419,45 @@ for dtype in COMPLEX:
               [cvalues((2, 3, 4), dtype), cvalues((3, 4, 5), dtype)],
               expect_code=INVALID_ARGUMENT)
 
+# ---- BatchMatMul (V1), BatchMatMulV3, Einsum, Qr, ClipByValue --------------------
+for dtype in COMPLEX:
+    n = dname(dtype)
+    cases.add(f"BatchMatMul_{n}_adj",
+              lambda p, q: raw.BatchMatMul(x=p, y=q, adj_x=True, adj_y=True),
+              [cvalues((3, 4, 2), dtype), cvalues((3, 5, 4), dtype)], **PRODUCT[dtype])
+    cases.add(f"BatchMatMul_{n}_no_broadcast",
+              lambda p, q: raw.BatchMatMul(x=p, y=q),
+              [cvalues((1, 3, 4), dtype), cvalues((2, 4, 5), dtype)],
+              expect_code=INVALID_ARGUMENT)
+    cases.add(f"BatchMatMulV3_{n}",
+              lambda p, q, t=dtype: raw.BatchMatMulV3(x=p, y=q, Tout=TF_DTYPE[t],
+                                                      adj_y=True),
+              [cvalues((2, 1, 3, 4), dtype), cvalues((5, 2, 4), dtype)], **PRODUCT[dtype])
+    for i, (eq, shapes) in enumerate([("abc,cde->abde", [(2, 3, 4), (4, 2, 5)]),
+                                      ("aecd,abcd->acbe", [(2, 3, 2, 4), (2, 5, 2, 4)]),
+                                      ("ij,ij->i", [(3, 4), (3, 4)]),
+                                      ("ijk->ki", [(2, 3, 4)]),
+                                      ("ii->i", [(3, 3)])]):
+        cases.add(f"Einsum_{n}_{i}",
+                  lambda *xs, eq=eq: raw.Einsum(inputs=list(xs), equation=eq),
+                  [cvalues(sh, dtype) for sh in shapes], **PRODUCT[dtype])
+    for full in [False, True]:
+        for shape in [(4, 3), (3, 5), (2, 4, 4)]:
+            cases.add(f"Qr_{n}_{'x'.join(map(str, shape))}_full{int(full)}",
+                      lambda a, full=full: raw.Qr(input=a, full_matrices=full),
+                      [cvalues(shape, dtype)], **PRODUCT[dtype])
+    # Each part clipped between the bounds' parts; odd sizes reach the
+    # scalar tail after whole SIMD packets.
+    for size in [1, 7, 64]:
+        cases.add(f"ClipByValue_{n}_{size}",
+                  lambda a, b, c: raw.ClipByValue(t=a, clip_value_min=b, clip_value_max=c),
+                  [cvalues((size,), dtype), np.asarray(dtype(-1 + 0.5j)),
+                   np.asarray(dtype(1.5 + 2j))], **EXACT)
+    cases.add(f"ClipByValue_{n}_tensor_bounds",
+              lambda a, b, c: raw.ClipByValue(t=a, clip_value_min=b, clip_value_max=c),
+              [cvalues((3, 5), dtype), cvalues((3, 5), dtype, -2, 0),
+               cvalues((3, 5), dtype, 0, 2)], **EXACT)
+
 # ---- Select, SelectV2, Cumsum, Cumprod -------------------------------------------
 for dtype in COMPLEX:
     cond = rng.integers(0, 2, size=(3, 4)).astype(np.bool_)

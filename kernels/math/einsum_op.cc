@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/framework/status.h"
@@ -32,6 +33,13 @@ int64_t Product(const std::vector<int64_t>& dims) {
   for (int64_t d : dims) p *= d;
   return p;
 }
+
+// half and bfloat16 are summed in float and rounded once, as TensorFlow's
+// CPU reductions of these types do.
+template <typename T>
+using SumType = std::conditional_t<std::is_same_v<T, Eigen::half> ||
+                                       std::is_same_v<T, Eigen::bfloat16>,
+                                   float, T>;
 
 // out[labels of `out_labels`] = sum over the other labels of in. Every label
 // of `out_labels` is in `in_labels` with the same size.
@@ -59,18 +67,29 @@ void PermuteSum(const T* in, const std::vector<int>& in_labels,
     if (in_size > 0) std::memcpy(out, in, sizeof(T) * in_size);
     return;
   }
-  std::fill(out, out + out_size, T(0));
-  if (in_size == 0) return;
+  using Acc = SumType<T>;
+  std::vector<Acc> widened;
+  Acc* sum = nullptr;
+  if constexpr (std::is_same_v<Acc, T>) {
+    sum = out;
+  } else {
+    widened.resize(out_size);
+    sum = widened.data();
+  }
+  std::fill(sum, sum + out_size, Acc(0));
   std::vector<int64_t> coord(rank, 0);
   int64_t offset = 0;
   for (int64_t i = 0; i < in_size; ++i) {
-    out[offset] += in[i];
+    sum[offset] += static_cast<Acc>(in[i]);
     for (int a = rank - 1; a >= 0; --a) {
       offset += stride[a];
       if (++coord[a] < in_dims[a]) break;
       offset -= stride[a] * in_dims[a];
       coord[a] = 0;
     }
+  }
+  if constexpr (!std::is_same_v<Acc, T>) {
+    for (int64_t i = 0; i < out_size; ++i) out[i] = static_cast<T>(sum[i]);
   }
 }
 
@@ -253,6 +272,10 @@ REGISTER_EINSUM(float);
 REGISTER_EINSUM(double);
 REGISTER_EINSUM(int32_t);
 REGISTER_EINSUM(int64_t);
+REGISTER_EINSUM(Eigen::half);
+REGISTER_EINSUM(Eigen::bfloat16);
+REGISTER_EINSUM(complex64);
+REGISTER_EINSUM(complex128);
 #undef REGISTER_EINSUM
 
 }  // namespace

@@ -949,4 +949,100 @@ for op in ["CheckNumerics", "CheckNumericsV2"]:
                   [np.array(v, np.float32)], expect_code=INVALID_ARGUMENT,
                   message_contains=[f"layer_7/grad : Tensor had {what} values"])
 
+# ---- BatchMatMul (V1), BatchMatMulV3, Einsum and Qr in more types -----------------
+# V1 is V2 without broadcasting: the same products, and TensorFlow's own
+# refusals of what V2 would broadcast.
+V1_TYPES = NUMBERS + LOW_PRECISION
+for dtype in V1_TYPES:
+    n = dname(dtype)
+    tol = (low_precision_tol(dtype, ulps=2) if dtype in LOW_PRECISION else
+           dict(rtol=1e-5, atol=1e-5) if dtype == np.float32 else {})
+    for adj_x in [False, True]:
+        for adj_y in [False, True]:
+            sx = (2, 4, 3) if adj_x else (2, 3, 4)
+            sy = (2, 5, 4) if adj_y else (2, 4, 5)
+            cases.add(f"BatchMatMul_{n}_adj{int(adj_x)}{int(adj_y)}",
+                      lambda x, y, ax=adj_x, ay=adj_y: raw.BatchMatMul(
+                          x=x, y=y, adj_x=ax, adj_y=ay),
+                      [values(sx, np.float32 if dtype in LOW_PRECISION else dtype,
+                              -3, 3).astype(dtype),
+                       values(sy, np.float32 if dtype in LOW_PRECISION else dtype,
+                              -3, 3).astype(dtype)], **tol)
+cases.add("BatchMatMul_matrices", lambda x, y: raw.BatchMatMul(x=x, y=y),
+          [values((3, 4), np.float64), values((4, 5), np.float64)])
+cases.add("BatchMatMul_rank4", lambda x, y: raw.BatchMatMul(x=x, y=y),
+          [values((2, 3, 4, 5), np.float64), values((2, 3, 5, 2), np.float64)])
+cases.add("BatchMatMul_empty_batch", lambda x, y: raw.BatchMatMul(x=x, y=y),
+          [np.zeros((0, 3, 4), np.float32), np.zeros((0, 4, 2), np.float32)])
+cases.add("BatchMatMul_no_broadcast_of_1", lambda x, y: raw.BatchMatMul(x=x, y=y),
+          [values((1, 3, 4), np.float32), values((2, 4, 5), np.float32)],
+          expect_code=INVALID_ARGUMENT,
+          message_contains=["In[0].dim(0) and In[1].dim(0) must be the same"])
+cases.add("BatchMatMul_ranks_differ", lambda x, y: raw.BatchMatMul(x=x, y=y),
+          [values((2, 3, 4), np.float32), values((4, 5), np.float32)],
+          expect_code=INVALID_ARGUMENT, message_contains=["different ndims"])
+cases.add("BatchMatMul_inner_mismatch", lambda x, y: raw.BatchMatMul(x=x, y=y),
+          [values((2, 3, 4), np.float32), values((2, 5, 5), np.float32)],
+          expect_code=INVALID_ARGUMENT)
+
+# V3: every CPU registration of TensorFlow's (one type throughout, or 8-bit
+# integers into int32 / bfloat16), broadcasting as V2. An 8-bit integer times
+# a bfloat16 may round once more on TensorFlow's side: a bfloat16 ulp apart
+# (positive bfloat16 values, so that no sum cancels to below its terms' ulp).
+V3_SAME = [np.float32, np.float64, np.int16, np.int32, np.int64, BF16]
+for dtype in V3_SAME:
+    n = dname(dtype)
+    tol = (low_precision_tol(dtype, ulps=2) if dtype == BF16 else
+           dict(rtol=1e-5, atol=1e-5) if dtype == np.float32 else {})
+    src = np.float32 if dtype == BF16 else dtype
+    cases.add(f"BatchMatMulV3_{n}",
+              lambda x, y, t=dtype: raw.BatchMatMulV3(x=x, y=y, Tout=tf.as_dtype(t)),
+              [values((2, 1, 3, 4), src, -3, 3).astype(dtype),
+               values((5, 4, 2), src, -3, 3).astype(dtype)], **tol)
+for ta in [np.int8, np.uint8]:
+    for tb in [np.int8, np.uint8]:
+        lo_a, lo_b = (-128 if ta == np.int8 else 0), (-128 if tb == np.int8 else 0)
+        cases.add(f"BatchMatMulV3_{dname(ta)}_{dname(tb)}_to_int32",
+                  lambda x, y: raw.BatchMatMulV3(x=x, y=y, Tout=tf.int32, adj_y=True),
+                  [rng.integers(lo_a, 128, size=(3, 4, 16)).astype(ta),
+                   rng.integers(lo_b, 128, size=(3, 5, 16)).astype(tb)])
+    cases.add(f"BatchMatMulV3_{dname(ta)}_bfloat16",
+              lambda x, y: raw.BatchMatMulV3(x=x, y=y, Tout=tf.bfloat16),
+              [rng.integers(0, 100, size=(2, 3, 4)).astype(ta),
+               values((2, 4, 3), np.float32, 0.1, 2).astype(BF16)],
+              **low_precision_tol(BF16, ulps=4))
+    cases.add(f"BatchMatMulV3_bfloat16_{dname(ta)}",
+              lambda x, y: raw.BatchMatMulV3(x=x, y=y, Tout=tf.bfloat16, adj_x=True),
+              [values((4, 3), np.float32, 0.1, 2).astype(BF16),
+               rng.integers(0, 100, size=(4, 2)).astype(ta)],
+              **low_precision_tol(BF16, ulps=4))
+cases.add("BatchMatMulV3_batch_mismatch",
+          lambda x, y: raw.BatchMatMulV3(x=x, y=y, Tout=tf.float32),
+          [values((2, 3, 4), np.float32), values((3, 4, 5), np.float32)],
+          expect_code=INVALID_ARGUMENT, message_contains=["[2,3,4]", "[3,4,5]"])
+
+# Einsum in half and bfloat16 (Keras mixed precision's attention and
+# EinsumDense): contractions and sums of private labels widen to float.
+EINSUM_LOW = [("abc,cde->abde", [(2, 3, 4), (4, 2, 5)]),
+              ("aecd,abcd->acbe", [(2, 3, 2, 4), (2, 5, 2, 4)]),
+              ("acbe,aecd->abcd", [(2, 2, 5, 3), (2, 3, 2, 4)]),
+              ("ijk->k", [(4, 6, 3)]),
+              ("ij,jk->ki", [(3, 8), (8, 5)]),
+              ("bij,bkj->bik", [(2, 3, 4), (2, 5, 4)])]
+for dtype in LOW_PRECISION:
+    for i, (eq, shapes) in enumerate(EINSUM_LOW):
+        cases.add(f"Einsum_{dname(dtype)}_{i}",
+                  lambda *xs, eq=eq: raw.Einsum(inputs=list(xs), equation=eq),
+                  [values(sh, np.float32, -2, 2).astype(dtype) for sh in shapes],
+                  **low_precision_tol(dtype, ulps=4))
+
+# Qr: Eigen's Householder QR on both sides (half as TensorFlow registers it).
+for dtype, tol in [(np.float32, dict(rtol=1e-4, atol=1e-5)), (np.float64, {}),
+                   (np.float16, dict(rtol=2e-2, atol=2e-2))]:
+    for full in [False, True]:
+        for shape in [(4, 3), (3, 5), (2, 4, 4)]:
+            cases.add(f"Qr_{dname(dtype)}_{'x'.join(map(str, shape))}_full{int(full)}",
+                      lambda a, full=full: raw.Qr(input=a, full_matrices=full),
+                      [values(shape, np.float32, -2, 2).astype(dtype)], **tol)
+
 MathOracleTest = tf_oracle.make_test_class("kernels/math/run_math_cases", cases)

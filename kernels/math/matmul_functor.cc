@@ -137,6 +137,7 @@ void WidenedMatMul(const Eigen::ThreadPoolDevice* d,
                                       TTypes<T>::ConstMatrix, bool, bool);
 INSTANTIATE(float)
 INSTANTIATE(double)
+INSTANTIATE(int16_t)
 INSTANTIATE(int32_t)
 INSTANTIATE(int64_t)
 INSTANTIATE(Eigen::half)

@@ -14,6 +14,7 @@
 #include "Eigen/QR"
 #include "common/framework/tensor.h"
 #include "common/framework/tensor_shape.h"
+#include "common/framework/types.h"
 #include "common/kernel/kernel_registry.h"
 #include "common/kernel/op_kernel.h"
 
@@ -85,10 +86,15 @@ class QrOp : public OpKernel {
   bool full_ = false;
 };
 
-REGISTER_KERNEL_BUILDER(
-    Name("Qr").Device(DEVICE_CPU).TypeConstraint<float>("T"), QrOp<float>);
-REGISTER_KERNEL_BUILDER(
-    Name("Qr").Device(DEVICE_CPU).TypeConstraint<double>("T"), QrOp<double>);
+#define REGISTER_QR(T)     \
+  REGISTER_KERNEL_BUILDER( \
+      Name("Qr").Device(DEVICE_CPU).TypeConstraint<T>("T"), QrOp<T>)
+REGISTER_QR(float);
+REGISTER_QR(double);
+REGISTER_QR(Eigen::half);
+REGISTER_QR(complex64);
+REGISTER_QR(complex128);
+#undef REGISTER_QR
 
 }  // namespace
 }  // namespace tributary

@@ -714,6 +714,41 @@ REGISTER_OP("BatchMatMulV2")
     .Attr("grad_x: bool = false")
     .Attr("grad_y: bool = false");
 
+// BatchMatMul's first version: as BatchMatMulV2 but without broadcasting
+// (both inputs of the same rank, every batch dimension equal). Graphs frozen
+// by TensorFlow 1.x still carry it.
+REGISTER_OP("BatchMatMul")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("output: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, int32, int64, complex64, "
+        "complex128}")
+    .Attr("adj_x: bool = false")
+    .Attr("adj_y: bool = false")
+    .Attr("grad_x: bool = false")
+    .Attr("grad_y: bool = false");
+
+// BatchMatMulV2 with input and output types of their own (tf.matmul with
+// inputs of different types or an output_type: int8 x int8 -> int32).
+REGISTER_OP("BatchMatMulV3")
+    .Input("x: Ta")
+    .Input("y: Tb")
+    .Output("output: Tout")
+    .Attr(
+        "Ta: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, "
+        "complex64, complex128}")
+    .Attr(
+        "Tb: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, "
+        "complex64, complex128}")
+    .Attr(
+        "Tout: {bfloat16, half, float, double, int16, int32, int64, complex64, "
+        "complex128}")
+    .Attr("adj_x: bool = false")
+    .Attr("adj_y: bool = false")
+    .Attr("grad_x: bool = false")
+    .Attr("grad_y: bool = false");
+
 // Einstein summation over one or two inputs, e.g. "abc,cd->abd"; the
 // equation's labels say which axes are kept, matched and summed.
 REGISTER_OP("Einsum")
