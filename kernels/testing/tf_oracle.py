@@ -97,6 +97,11 @@ class Case:
         self.expect_code = expect_code
         # Run TensorFlow's side on one intra-op thread: for kernels whose
         # values depend on how TensorFlow shards them over its threads.
+        # TensorFlow sizes its CPU device's thread pool once per process, by
+        # the first session's intra_op_parallelism_threads (a later session's
+        # setting changes nothing there), so make_test_class runs these cases
+        # first, and every later case of the process then runs on that one
+        # thread as well.
         self.tf_single_thread = tf_single_thread
         # Filled by _prepare.
         self.request = None       # dict sent to the binary
@@ -143,8 +148,20 @@ def _tensor_b64(array):
     return base64.b64encode(proto.SerializeToString()).decode("ascii")
 
 
+# Whether this process has run a TensorFlow session yet, and whether that
+# first session was on one intra-op thread (which then holds for all).
+_first_session_single_thread = None
+
+
 def _prepare(case):
     """Builds the case's graph, runs it in TensorFlow, fills the request."""
+    global _first_session_single_thread
+    if _first_session_single_thread is None:
+        _first_session_single_thread = case.tf_single_thread
+    elif case.tf_single_thread and not _first_session_single_thread:
+        raise RuntimeError(
+            "a tf_single_thread case after a multi-threaded session: TensorFlow "
+            "keeps the first session's CPU thread pool for the whole process")
     graph = tf.Graph()
     feeds = {}       # tf placeholder tensor -> value
     feed_names = {}  # "in0:0" -> b64
@@ -304,7 +321,9 @@ def make_test_class(binary, cases, class_name="OracleTest"):
 
         @classmethod
         def setUpClass(cls):
-            for c in cases:
+            # Single-thread cases first: see Case.tf_single_thread.
+            ordered = sorted(cases, key=lambda c: not c.tf_single_thread)
+            for c in ordered:
                 try:
                     _prepare(c)
                 except Exception as e:  # pylint: disable=broad-except
