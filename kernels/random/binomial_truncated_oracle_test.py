@@ -86,13 +86,35 @@ cases.add("stateless_binomial_empty",
 
 def on_state(state, op):
     """Runs op(handle) on a fresh int64 state variable and fetches its output.
-    (Not the state after: in this graph TensorFlow's variable keeps its old
-    value after the op, observed, cause not traced; ours advances by the
-    reservation TensorFlow's kernel computes.)"""
+    (Not the state after: TensorFlow's StatefulRandomBinomial takes the
+    state's data pointer before its copy-on-write, so when the variable's
+    buffer is shared (here with the assigned value) its update goes to the
+    old buffer and is lost, and its next call returns the same samples.
+    Tributary updates the variable itself; "stateful_binomial_state_advance"
+    checks the reservation.)"""
     h = raw.VarHandleOp(dtype=tf.int64, shape=[None], shared_name="rng")
     assign = raw.AssignVariableOp(resource=h, value=state)
     with tf.control_dependencies([assign]):
         return op(h)
+
+
+def state_advance(state, op):
+    """How far one call of op(handle) moves the state's counter: the read
+    after a second call minus the read after the first (the difference is
+    the same on both sides even though TensorFlow drops the first update)."""
+    h = raw.VarHandleOp(dtype=tf.int64, shape=[None], shared_name="rng_advance")
+    assign = raw.AssignVariableOp(resource=h, value=state)
+    with tf.control_dependencies([assign]):
+        first = op(h)
+    # Each read is copied (+ 0) before the next call, so that no reader still
+    # shares the variable's buffer when TensorFlow's kernel updates it.
+    with tf.control_dependencies([first]):
+        read1 = raw.ReadVariableOp(resource=h, dtype=tf.int64) + 0
+    with tf.control_dependencies([read1]):
+        second = op(h)
+    with tf.control_dependencies([second]):
+        read2 = raw.ReadVariableOp(resource=h, dtype=tf.int64) + 0
+    return read2 - read1
 
 
 for bname, (counts, probs) in BINOMIAL.items():
@@ -105,6 +127,15 @@ for bname, (counts, probs) in BINOMIAL.items():
                           probs=p, dtype=odtype)),
                   [np.array([5, 9, 0x12345], np.int64), shape,
                    np.array(counts, np.float64), np.array(probs, np.float64)], **EXACT)
+for shape, counts in (([5], 10.0), ([3, 40], np.linspace(1.0, 700.0, 40))):
+    cases.add(f"stateful_binomial_state_advance_{'x'.join(map(str, shape))}",
+              lambda st, s, c, p: state_advance(
+                  st, lambda h: raw.StatefulRandomBinomial(
+                      resource=h, algorithm=np.int64(1), shape=s, counts=c, probs=p,
+                      dtype=tf.int64)),
+              [np.array([5, 9, 0x12345], np.int64), np.array(shape, np.int32),
+               np.array(counts, np.float64), np.array(0.3, np.float64)],
+              expect_code=0, **EXACT)
 for alg in (2, 3, 7):
     cases.add(f"stateful_binomial_algorithm_{alg}",
               lambda st, s, c, p, alg=alg: on_state(

@@ -9,7 +9,8 @@
 // of `counts` and `probs`; its leading dims count the samples per (count,
 // prob) pair. Checks and words in TensorFlow's order. The stateful op
 // advances the state by num_batches * 2 * 100 * (samples_per_batch + 3) / 4
-// samples (TensorFlow's reservation), takes only algorithm 1 (Philox: unlike
+// times 256 samples (TensorFlow's reservation, times the multiplier its
+// state updates apply), takes only algorithm 1 (Philox: unlike
 // the other Generator ops, auto-select is "Unsupported algorithm id: 3", as
 // in TensorFlow) and always moves the state, also for an empty output.
 
@@ -132,8 +133,9 @@ class StatefulRandomBinomialOp : public OpKernel {
     alg.philox_only = true;
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan.output_shape, &out));
+    // TensorFlow's reservation, in its Philox state's units of 256 samples.
     const uint64_t reserved = static_cast<uint64_t>(
-        plan.num_batches * 2 * 100 * (plan.samples_per_batch + 3) / 4);
+        plan.num_batches * 2 * 100 * (plan.samples_per_batch + 3) / 4 * 256);
     PhiloxRandom gen;
     OP_REQUIRES_OK(ctx, random::ReadAndSkipPhilox(ctx, 0, alg, reserved, &gen));
     if (out->NumElements() == 0) return;
