@@ -28,98 +28,24 @@
 #include "common/kernel/memory_types.h"
 #include "common/kernel/op_kernel.h"
 #include "common/kernel/op_requires.h"
+#include "kernels/list/list_op_base.h"
 #include "kernels/list/tensor_list.h"
 
 namespace tributary {
 namespace {
 
 using list_ops::CheckElementDtype;
+using list_ops::CopyElements;
+using list_ops::ElementShapeFromInput;
 using list_ops::GetInputList;
+using list_ops::ListOpBase;
 using list_ops::MakeZeros;
+using list_ops::MutableInputList;
+using list_ops::OutputMutatedList;
 using list_ops::PartialShapeFromTensor;
 using list_ops::SetOutputList;
+using list_ops::ShapeForUninitialized;
 
-// The list of input 0 to change and pass on as output 0: the input's own
-// value when nobody else references it, else a copy (held in *copy).
-absl::Status MutableInputList(OpKernelContext* ctx, TensorList* copy,
-                              TensorList** list, Tensor* holder) {
-  const TensorList* in = nullptr;
-  TRIB_RETURN_IF_ERROR(GetInputList(ctx, 0, &in));
-  std::unique_ptr<Tensor> forwarded = ctx->forward_input(
-      0, 0, DT_VARIANT, TensorShape({}), HOST_MEMORY, AllocatorAttributes());
-  if (forwarded != nullptr) {
-    TensorList* own = forwarded->scalar<Variant>()().get<TensorList>();
-    if (own != nullptr) {
-      *holder = *forwarded;
-      *list = own;
-      return absl::OkStatus();
-    }
-  }
-  *copy = *in;
-  *list = copy;
-  return absl::OkStatus();
-}
-
-// Publishes the list MutableInputList returned as output 0.
-absl::Status OutputMutatedList(OpKernelContext* ctx, TensorList* copy,
-                               TensorList* list, const Tensor& holder) {
-  if (list != copy) {
-    ctx->set_output(0, holder);
-    return absl::OkStatus();
-  }
-  return SetOutputList(ctx, 0, std::move(*copy));
-}
-
-// The list's element shape merged with an element_shape input.
-absl::Status ElementShapeFromInput(const TensorList& list,
-                                   const Tensor& shape_input,
-                                   PartialTensorShape* shape) {
-  PartialTensorShape requested;
-  TRIB_RETURN_IF_ERROR(PartialShapeFromTensor(shape_input, &requested));
-  absl::StatusOr<PartialTensorShape> merged =
-      list.element_shape.MergeWith(requested);
-  if (!merged.ok()) return merged.status();
-  *shape = *std::move(merged);
-  return absl::OkStatus();
-}
-
-// A fully known shape for an uninitialized element: the partial `shape`,
-// completed from the list's set elements when it is not fully defined.
-absl::Status ShapeForUninitialized(const TensorList& list,
-                                   PartialTensorShape shape, TensorShape* out) {
-  if (!shape.IsFullyDefined()) {
-    for (const Tensor& t : list.tensors) {
-      if (t.dtype() == DT_INVALID) continue;
-      absl::StatusOr<PartialTensorShape> merged =
-          shape.MergeWith(PartialTensorShape(t.shape()));
-      if (!merged.ok()) return merged.status();
-      shape = *std::move(merged);
-    }
-  }
-  absl::StatusOr<TensorShape> full = shape.AsTensorShape();
-  if (!full.ok()) {
-    return errors::InvalidArgument(
-        "Trying to read an uninitialized tensor but element_shape is not "
-        "fully defined: ",
-        shape.DebugString(), " and no list element is set.");
-  }
-  *out = *full;
-  return absl::OkStatus();
-}
-
-class ListOpBase : public OpKernel {
- public:
-  explicit ListOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    expensive_ = false;
-  }
-
- protected:
-  // The element_dtype attr, for the ops that have one.
-  void ReadElementDtype(OpKernelConstruction* ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("element_dtype", &element_dtype_));
-  }
-  DataType element_dtype_ = DT_INVALID;
-};
 
 // EmptyTensorList(element_shape, max_num_elements).
 class EmptyTensorListOp : public ListOpBase {
@@ -331,28 +257,12 @@ class TensorListStackOp : public ListOpBase {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     if (out->NumElements() == 0) return;
     const int64_t row = element_shape.num_elements();
-    if (element_dtype_ == DT_STRING) {
-      std::string* dst = static_cast<std::string*>(out->data());
-      for (int64_t i = 0; i < size; ++i) {
-        const Tensor& t = list->tensors[i];
-        if (t.dtype() == DT_INVALID) continue;  // already empty strings
-        const std::string* src = static_cast<const std::string*>(t.data());
-        for (int64_t k = 0; k < row; ++k) dst[i * row + k] = src[k];
-      }
-      return;
-    }
-    OP_REQUIRES(ctx, DataTypeCanUseMemcpy(element_dtype_),
-                errors::Unimplemented("TensorListStack of ",
-                                      DataTypeString(element_dtype_),
-                                      " elements is not supported"));
-    const size_t row_bytes = row * DataTypeSize(element_dtype_);
-    char* dst = static_cast<char*>(out->data());
     for (int64_t i = 0; i < size; ++i) {
       const Tensor& t = list->tensors[i];
       if (t.dtype() == DT_INVALID) {
-        std::memset(dst + i * row_bytes, 0, row_bytes);
+        OP_REQUIRES_OK(ctx, list_ops::ZeroElements(out, i * row, row));
       } else {
-        std::memcpy(dst + i * row_bytes, t.data(), row_bytes);
+        OP_REQUIRES_OK(ctx, CopyElements(t, out, i * row));
       }
     }
   }

@@ -197,6 +197,73 @@ TEST(TensorListTest, StringElements) {
   EXPECT_EQ(stacked.flat<std::string>()(1), "");
 }
 
+tensorflow::NodeDef Gather(DataType dtype) {
+  return NodeDefBuilder("gather", "TensorListGather")
+      .Input("l")
+      .Input("i")
+      .Input("s")
+      .Attr("element_dtype", dtype)
+      .Build();
+}
+tensorflow::NodeDef ConcatV2(DataType dtype) {
+  return NodeDefBuilder("concat", "TensorListConcatV2")
+      .Input("l")
+      .Input("s")
+      .Input("leading")
+      .Attr("element_dtype", dtype)
+      .Attr("shape_type", DT_INT32)
+      .Build();
+}
+tensorflow::NodeDef Split(DataType dtype) {
+  return NodeDefBuilder("split", "TensorListSplit")
+      .Input("t")
+      .Input("s")
+      .Input("lengths")
+      .Attr("element_dtype", dtype)
+      .Attr("shape_type", DT_INT32)
+      .Build();
+}
+
+// Strings move by value through gather, split and concat (the oracle test
+// covers the numeric types against TensorFlow); an unset element reads "".
+TEST(TensorListTest, StringElementsInBulk) {
+  Tensor words(DT_STRING, TensorShape({3}));
+  words.flat<std::string>()(0) = "alpha";
+  words.flat<std::string>()(1) = "beta";
+  words.flat<std::string>()(2) = "gamma";
+  Tensor list = RunOne(Split(DT_STRING),
+                       {words, I32({-1}), test::AsTensor<int64_t>({1, 2})});
+  Tensor joined = RunOne(ConcatV2(DT_STRING),
+                         {list, I32({-1}), test::AsTensor<int64_t>({})});
+  ASSERT_EQ(joined.shape(), TensorShape({3}));
+  EXPECT_EQ(joined.flat<std::string>()(2), "gamma");
+
+  Tensor reserved = RunOne(Reserve(DT_STRING), {I32({}), Scalar(3)});
+  Tensor set = RunOne(SetItem(DT_STRING), {reserved, Scalar(2), Tensor("z")});
+  Tensor picked = RunOne(Gather(DT_STRING), {set, I32({2, 0, 2}), I32({})});
+  ASSERT_EQ(picked.shape(), TensorShape({3}));
+  EXPECT_EQ(picked.flat<std::string>()(0), "z");
+  EXPECT_EQ(picked.flat<std::string>()(1), "");
+  EXPECT_EQ(picked.flat<std::string>()(2), "z");
+}
+
+// A list of lists (nested loops' accumulators): Stack and Gather copy the
+// inner lists as values, an unset element is an empty variant.
+TEST(TensorListTest, VariantElements) {
+  Tensor inner = RunOne(FromTensor(), {F32({1, 2, 3, 4}, {2, 2}), I32({-1})});
+  Tensor outer = RunOne(Reserve(DT_VARIANT), {I32({}), Scalar(2)});
+  Tensor set = RunOne(SetItem(DT_VARIANT), {outer, Scalar(1), inner});
+  Tensor stacked = RunOne(Stack(DT_VARIANT), {set, I32({})});
+  ASSERT_EQ(stacked.shape(), TensorShape({2}));
+  EXPECT_EQ(stacked.flat<Variant>()(0).get<TensorList>(), nullptr);
+  const TensorList* copied = stacked.flat<Variant>()(1).get<TensorList>();
+  ASSERT_NE(copied, nullptr);
+  ASSERT_EQ(copied->tensors.size(), 2u);
+  test::ExpectTensorEqual<float>(copied->tensors[1], F32({3, 4}, {2}));
+  Tensor gathered = RunOne(Gather(DT_VARIANT), {set, I32({1}), I32({})});
+  ASSERT_NE(gathered.flat<Variant>()(0).get<TensorList>(), nullptr);
+}
+
 TEST(TensorListTest, Errors) {
   Tensor list = RunOne(Reserve(), {I32({2}), Scalar(2)});
   ExpectInvalidArgument(

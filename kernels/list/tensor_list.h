@@ -14,6 +14,7 @@
 #ifndef TRIBUTARY_KERNELS_LIST_TENSOR_LIST_H_
 #define TRIBUTARY_KERNELS_LIST_TENSOR_LIST_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,36 @@ absl::Status CheckElementDtype(DataType op_dtype, const TensorList& list);
 // A zero tensor of `dtype` and `shape` (for uninitialized elements).
 absl::Status MakeZeros(OpKernelContext* ctx, DataType dtype,
                        const TensorShape& shape, Tensor* out);
+
+// Every element of `src` copied into `dst`'s elements from `dst_offset` on
+// (same dtype; `dst` has room): bytes for plain types, values for strings and
+// variants. Unimplemented for a dtype that is neither.
+absl::Status CopyElements(const Tensor& src, Tensor* dst, int64_t dst_offset);
+
+// `count` elements of `dst` from `offset` on set to zero (empty strings,
+// empty variants for those types).
+absl::Status ZeroElements(Tensor* dst, int64_t offset, int64_t count);
+
+// The list's element shape merged with an element_shape input.
+absl::Status ElementShapeFromInput(const TensorList& list,
+                                   const Tensor& shape_input,
+                                   PartialTensorShape* shape);
+
+// A fully known shape for an uninitialized element: the partial `shape`,
+// completed from the list's set elements when it is not fully defined.
+absl::Status ShapeForUninitialized(const TensorList& list,
+                                   PartialTensorShape shape, TensorShape* out);
+
+// The list of input 0 to change and pass on as output 0: the input's own
+// value when nobody else references it (taken over in place, so a loop that
+// changes one element per iteration stays O(n)), else a copy held in *copy;
+// *holder keeps the forwarded tensor alive.
+absl::Status MutableInputList(OpKernelContext* ctx, TensorList* copy,
+                              TensorList** list, Tensor* holder);
+
+// Publishes the list MutableInputList returned as output 0.
+absl::Status OutputMutatedList(OpKernelContext* ctx, TensorList* copy,
+                               TensorList* list, const Tensor& holder);
 
 }  // namespace list_ops
 }  // namespace tributary

@@ -72,7 +72,9 @@ const std::vector<std::string>& RequiredOps() {
       "EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
       "TensorListGetItem", "TensorListSetItem", "TensorListStack",
       "TensorListLength", "TensorListElementShape", "TensorListPushBack",
-      "TensorListPopBack",
+      "TensorListPopBack", "TensorListGather", "TensorListScatter",
+      "TensorListScatterV2", "TensorListScatterIntoExistingList",
+      "TensorListConcatV2", "TensorListSplit", "TensorListResize",
       // TensorArrays (tf.compat.v1 while loops, dynamic_rnn, map_fn, scan)
       // and the stacks of a v1 while loop's gradient.
       "TensorArrayV3", "TensorArrayReadV3", "TensorArrayWriteV3",
@@ -282,7 +284,9 @@ TEST(OpsTest, SignaturesMatchTensorFlowRegistry) {
   // gets a conscious decision.
   const std::set<std::string> known_full_type_ops = {
       "Shape", "EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
-      "TensorListSetItem", "TensorListPushBack"};
+      "TensorListSetItem", "TensorListPushBack", "TensorListScatter",
+      "TensorListScatterV2", "TensorListScatterIntoExistingList",
+      "TensorListSplit"};
 
   std::set<std::string> golden_names;
   for (const OpDef& expected : golden.op()) {

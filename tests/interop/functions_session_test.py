@@ -152,6 +152,40 @@ class FunctionsSessionTest(unittest.TestCase):
         self.check(g.as_graph_def(),
                    {"x": np.arange(15, dtype=np.float32).reshape(5, 3)}, ["y"])
 
+    def test_tensor_array_gather_scatter_concat_split(self):
+        """tf.TensorArray's bulk methods around a loop: scatter, gather,
+        split and concat lower to TensorListScatterIntoExistingList,
+        TensorListGather, TensorListSplit and TensorListConcatV2; the dynamic
+        array in the loop grows through TensorListSetItem."""
+        g = tf.Graph()
+        with g.as_default():
+            x = tf1.placeholder(tf.float32, [None, 3], name="x")
+
+            @tf.function
+            def f(x):
+                n = tf.shape(x)[0]
+                rows = tf.TensorArray(tf.float32, size=n, element_shape=[3])
+                rows = rows.scatter(tf.range(n - 1, -1, -1), x)
+                acc = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+                for i in tf.range(n):
+                    acc = acc.write(i, rows.read(i) * 2.0 + tf.cast(i, tf.float32))
+                picked = acc.gather(tf.range(0, n, 2))
+                pieces = tf.TensorArray(tf.float32, size=2, infer_shape=False)
+                pieces = pieces.split(tf.reshape(x, [-1]), [3, n * 3 - 3])
+                return picked, pieces.concat(), pieces.read(1)
+
+            a, b, c = f(x)
+            tf.identity(a, name="picked")
+            tf.identity(b, name="joined")
+            tf.identity(c, name="second")
+        gd = g.as_graph_def()
+        ops = graph_ops(gd)
+        for op in ("TensorListScatterIntoExistingList", "TensorListGather",
+                   "TensorListSplit", "TensorListConcatV2"):
+            self.assertIn(op, ops)
+        self.check(gd, {"x": np.arange(15, dtype=np.float32).reshape(5, 3)},
+                   ["picked", "joined", "second"])
+
     def test_switch_case_indices(self):
         g = tf.Graph()
         with g.as_default():
