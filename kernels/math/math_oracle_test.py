@@ -569,6 +569,27 @@ for dtype in NUMBERS + [np.float16]:
               [values((5, 40), dtype, -1000, 1000), np.array(7, np.int32)])
 cases.add("TopKV2_k_int64", lambda x, k_: raw.TopKV2(input=x, k=k_),
           [values((3, 8), np.float32), np.array(2, np.int64)])
+# The rarer types TensorFlow registers: 8/16-bit and unsigned values (with
+# ties), k as int16, and int16 / int64 indices.
+SMALL_INTS = [np.int8, np.int16, np.uint8, np.uint16, np.uint32, np.uint64]
+for dtype in SMALL_INTS:
+    lo = 0 if np.issubdtype(dtype, np.unsignedinteger) else -3
+    for k_type, index_type in [(np.int32, tf.int32), (np.int16, tf.int16),
+                               (np.int64, tf.int64)]:
+        cases.add(f"TopKV2_{dname(dtype)}_k_{dname(k_type)}_index_{index_type.name}",
+                  lambda x, k_, it=index_type: raw.TopKV2(input=x, k=k_, index_type=it),
+                  [rng.integers(lo, lo + 7, size=(4, 9)).astype(dtype),
+                   np.array(4, k_type)])
+for dtype in SMALL_INTS:
+    for exclusive, reverse in [(False, False), (True, True)]:
+        for op in ["Cumsum", "Cumprod"]:
+            cases.add(f"{op}_{dname(dtype)}_ex{int(exclusive)}_rev{int(reverse)}",
+                      lambda x, a, fn=getattr(raw, op), e=exclusive, r=reverse: fn(
+                          x=x, axis=a, exclusive=e, reverse=r),
+                      [rng.integers(0, 5, size=(3, 6)).astype(dtype), np.array(1, np.int32)])
+# Integer sums wrap as the type's arithmetic does on both sides.
+cases.add("Cumsum_int8_wraps", lambda x, a: raw.Cumsum(x=x, axis=a),
+          [np.array([100, 100, 100, -128, -128], np.int8), np.array(0, np.int64)])
 for name, x, k, msg in [
         ("k_negative", values((2, 3), np.float32), np.array(-1, np.int32), "Need k >= 0, got -1"),
         ("k_too_big", values((2, 3), np.float32), np.array(4, np.int32),
@@ -1029,12 +1050,16 @@ EINSUM_LOW = [("abc,cde->abde", [(2, 3, 4), (4, 2, 5)]),
               ("ijk->k", [(4, 6, 3)]),
               ("ij,jk->ki", [(3, 8), (8, 5)]),
               ("bij,bkj->bik", [(2, 3, 4), (2, 5, 4)])]
+# A sum that cancels is off by a few ulps of its largest terms (products up
+# to 4 here) rather than of the result, as each side rounds partial sums
+# differently: atol two ulps of 4 in the type.
+EINSUM_ATOL = {np.float16: 1e-2, BF16: 6e-2}
 for dtype in LOW_PRECISION:
     for i, (eq, shapes) in enumerate(EINSUM_LOW):
         cases.add(f"Einsum_{dname(dtype)}_{i}",
                   lambda *xs, eq=eq: raw.Einsum(inputs=list(xs), equation=eq),
                   [values(sh, np.float32, -2, 2).astype(dtype) for sh in shapes],
-                  **low_precision_tol(dtype, ulps=4))
+                  rtol=low_precision_tol(dtype, ulps=4)["rtol"], atol=EINSUM_ATOL[dtype])
 
 # Qr: Eigen's Householder QR on both sides (half as TensorFlow registers it).
 for dtype, tol in [(np.float32, dict(rtol=1e-4, atol=1e-5)), (np.float64, {}),

@@ -237,6 +237,12 @@ REGISTER_SUM_PROD(Eigen::half);
 REGISTER_SUM_PROD(Eigen::bfloat16);
 REGISTER_SUM_PROD(complex64);
 REGISTER_SUM_PROD(complex128);
+REGISTER_SUM_PROD(int8_t);
+REGISTER_SUM_PROD(int16_t);
+REGISTER_SUM_PROD(uint8_t);
+REGISTER_SUM_PROD(uint16_t);
+REGISTER_SUM_PROD(uint32_t);
+REGISTER_SUM_PROD(uint64_t);
 REGISTER_SCAN("CumulativeLogsumexp", LogSumExpReducer, float);
 REGISTER_SCAN("CumulativeLogsumexp", LogSumExpReducer, double);
 REGISTER_SCAN("CumulativeLogsumexp", LogSumExpReducer, Eigen::half);
@@ -247,7 +253,40 @@ REGISTER_SCAN("CumulativeLogsumexp", LogSumExpReducer, Eigen::bfloat16);
 
 // ---- TopKV2 -------------------------------------------------------------------
 
-template <typename T, typename Tk>
+// An integer scalar of type int16, int32 or int64 (TopKV2's k).
+int64_t IntegerScalar(const Tensor& t) {
+  switch (t.dtype()) {
+    case DT_INT16:
+      return t.scalar<int16_t>()();
+    case DT_INT32:
+      return t.scalar<int32_t>()();
+    default:
+      return t.scalar<int64_t>()();
+  }
+}
+
+// Writes `order[0..k)` as the output's index type (int16, int32 or int64).
+void WriteIndices(const std::vector<int64_t>& order, int64_t k, int64_t at,
+                  Tensor* indices) {
+  switch (indices->dtype()) {
+    case DT_INT16:
+      for (int64_t i = 0; i < k; ++i) {
+        indices->flat<int16_t>()(at + i) = static_cast<int16_t>(order[i]);
+      }
+      break;
+    case DT_INT32:
+      for (int64_t i = 0; i < k; ++i) {
+        indices->flat<int32_t>()(at + i) = static_cast<int32_t>(order[i]);
+      }
+      break;
+    default:
+      for (int64_t i = 0; i < k; ++i) indices->flat<int64_t>()(at + i) = order[i];
+  }
+}
+
+// TopKV2 over T; k (Tk) and the indices (index_type) in any of int16, int32
+// and int64, read and written by their runtime type.
+template <typename T>
 class TopKOp : public OpKernel {
  public:
   explicit TopKOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -259,7 +298,7 @@ class TopKOp : public OpKernel {
     OP_REQUIRES(ctx, TensorShapeUtils::IsScalar(k_in.shape()),
                 errors::InvalidArgument("k must be scalar, got shape ",
                                         k_in.shape().DebugString()));
-    const int64_t k = static_cast<int64_t>(k_in.scalar<Tk>()());
+    const int64_t k = IntegerScalar(k_in);
     OP_REQUIRES(ctx, k >= 0,
                 errors::InvalidArgument("Need k >= 0, got ", k));
     const Tensor& input = ctx->input(0);
@@ -281,21 +320,20 @@ class TopKOp : public OpKernel {
     const int64_t rows = input.NumElements() / n;
     const T* in = input.flat<T>().data();
     T* v = values->flat<T>().data();
-    int32_t* idx = indices->flat<int32_t>().data();
-    std::vector<int32_t> order(n);
+    std::vector<int64_t> order(n);
     // Larger first; among equals the lower index. NaN compares false both
     // ways, so it stays where a stable order leaves it.
     for (int64_t r = 0; r < rows; ++r) {
       const T* row = in + r * n;
       std::iota(order.begin(), order.end(), 0);
-      auto greater = [row](int32_t a, int32_t b) {
+      auto greater = [row](int64_t a, int64_t b) {
         if (row[a] > row[b]) return true;
         if (row[b] > row[a]) return false;
         return a < b;
       };
       if (k == 1) {
-        int32_t best = 0;
-        for (int32_t i = 1; i < n; ++i) {
+        int64_t best = 0;
+        for (int64_t i = 1; i < n; ++i) {
           if (row[i] > row[best]) best = i;
         }
         order[0] = best;
@@ -305,10 +343,8 @@ class TopKOp : public OpKernel {
         // sorted=false: TensorFlow still returns the k largest in decreasing
         // order on CPU, and so do we.
       }
-      for (int64_t i = 0; i < k; ++i) {
-        v[r * k + i] = row[order[i]];
-        idx[r * k + i] = order[i];
-      }
+      for (int64_t i = 0; i < k; ++i) v[r * k + i] = row[order[i]];
+      WriteIndices(order, k, r * k, indices);
     }
   }
 
@@ -316,24 +352,27 @@ class TopKOp : public OpKernel {
   bool sorted_ = true;
 };
 
-#define REGISTER_TOPK_K(T, Tk)                                             \
-  REGISTER_KERNEL_BUILDER(Name("TopKV2")                                   \
-                              .Device(DEVICE_CPU)                          \
-                              .TypeConstraint<T>("T")                      \
-                              .TypeConstraint<Tk>("Tk")                    \
-                              .TypeConstraint<int32_t>("index_type"),      \
-                          TopKOp<T, Tk>)
-#define REGISTER_TOPK(T)          \
-  REGISTER_TOPK_K(T, int32_t);    \
-  REGISTER_TOPK_K(T, int64_t)
+#define REGISTER_TOPK(T)                                                     \
+  REGISTER_KERNEL_BUILDER(                                                   \
+      Name("TopKV2")                                                         \
+          .Device(DEVICE_CPU)                                                \
+          .TypeConstraint<T>("T")                                            \
+          .TypeConstraint("Tk", {DT_INT16, DT_INT32, DT_INT64})              \
+          .TypeConstraint("index_type", {DT_INT16, DT_INT32, DT_INT64}),     \
+      TopKOp<T>)
 REGISTER_TOPK(float);
 REGISTER_TOPK(double);
+REGISTER_TOPK(int8_t);
+REGISTER_TOPK(int16_t);
 REGISTER_TOPK(int32_t);
 REGISTER_TOPK(int64_t);
+REGISTER_TOPK(uint8_t);
+REGISTER_TOPK(uint16_t);
+REGISTER_TOPK(uint32_t);
+REGISTER_TOPK(uint64_t);
 REGISTER_TOPK(Eigen::half);
 REGISTER_TOPK(Eigen::bfloat16);
 #undef REGISTER_TOPK
-#undef REGISTER_TOPK_K
 
 // ---- InTopKV2 -------------------------------------------------------------------
 
