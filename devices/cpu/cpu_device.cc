@@ -13,6 +13,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
+#include "common/framework/flush_denormal.h"
 #include "common/framework/logging.h"
 #include "common/framework/status.h"
 #include "common/framework/tensor.h"
@@ -20,9 +21,12 @@
 
 namespace tributary {
 
+// The intra-op pool's threads flush denormals, as TensorFlow's do.
 struct CpuThreadPool::Pool {
   explicit Pool(int n) : pool(n) {}
-  Eigen::ThreadPool pool;
+  Eigen::ThreadPoolTempl<
+      FlushDenormalThreadEnvironment<Eigen::StlThreadEnvironment>>
+      pool;
 };
 
 int CpuThreadPool::DefaultNumThreads() {

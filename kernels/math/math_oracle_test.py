@@ -1070,4 +1070,18 @@ for dtype, tol in [(np.float32, dict(rtol=1e-4, atol=1e-5)), (np.float64, {}),
                       lambda a, full=full: raw.Qr(input=a, full_matrices=full),
                       [values(shape, np.float32, -2, 2).astype(dtype)], **tol)
 
+# Denormals: TensorFlow runs kernels with flush-to-zero and
+# denormals-are-zero, and so do we (common/framework/flush_denormal.h).
+DENORMAL_INPUTS = np.array([1e-40, -1e-39, 1e-30, 1.0, 1e-45], np.float32)
+cases.add("Mul_denormal_result_flushed", lambda x, y: raw.Mul(x=x, y=y),
+          [np.array([1e-30, -1e-25, 1e-20, 3.0, 1e-19], np.float32),
+           np.array([1e-10, 1e-14, 1e-19, 2.0, 1e-19], np.float32)], **EXACT)
+cases.add("AddV2_denormal_input_as_zero", lambda x, y: raw.AddV2(x=x, y=y),
+          [DENORMAL_INPUTS, np.zeros(5, np.float32)], **EXACT)
+cases.add("Exp_denormal_result_flushed", lambda x: raw.Exp(x=x),
+          [np.array([-100.0, -88.0, -87.0, -103.0, 0.0], np.float32)], **EXACT)
+cases.add("Mul_denormal_double", lambda x, y: raw.Mul(x=x, y=y),
+          [np.array([1e-300, 1e-310, 2.0], np.float64),
+           np.array([1e-10, 1.0, 3.0], np.float64)], **EXACT)
+
 MathOracleTest = tf_oracle.make_test_class("kernels/math/run_math_cases", cases)

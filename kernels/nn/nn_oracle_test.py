@@ -971,4 +971,10 @@ for name, g, size, msg in [
               message_contains=[msg])
 
 
+# Denormals flushed as TensorFlow's kernels run (flush_denormal.h):
+# log1p(exp(-100)) is 0, not 3.7e-44; a denormal input reads as 0.
+cases.add("Softplus_denormal_flushed", lambda x: raw.Softplus(features=x),
+          [np.array([-100.0, -np.inf, 1e-40, -90.0, 0.0, -87.0], np.float32)],
+          rtol=0, atol=0)
+
 NnOracleTest = tf_oracle.make_test_class("kernels/nn/run_nn_cases", cases)

@@ -36,7 +36,7 @@
 #include "common/framework/types.h"
 #include "common/kernel/op_kernel.h"
 #include "kernels/random/distributions.h"
-#include "kernels/random/flush_denormal.h"
+#include "common/framework/flush_denormal.h"
 #include "kernels/random/per_output_sampling.h"
 #include "kernels/random/philox.h"
 

@@ -38,7 +38,7 @@ NodeDefBuilder& NodeDefBuilder::Device(absl::string_view device) {
 // ---- TestCpuDevice ----------------------------------------------------------
 
 TestCpuDevice::TestCpuDevice(int num_threads)
-    : pool_(std::make_unique<Eigen::ThreadPool>(std::max(1, num_threads))),
+    : pool_(std::make_unique<FlushingThreadPool>(std::max(1, num_threads))),
       eigen_device_(std::make_unique<Eigen::ThreadPoolDevice>(
           pool_.get(), std::max(1, num_threads))) {
   set_eigen_cpu_device(eigen_device_.get());
@@ -136,6 +136,8 @@ absl::Status KernelRunner::RunWithCurrentInputs() {
   auto ctx = std::make_unique<OpKernelContext>(&params_);
   AsyncOpKernel* async = kernel_->AsAsync();
   if (async == nullptr) {
+    // As the executor runs kernels: denormals flushed (flush_denormal.h).
+    ScopedFlushDenormal flush_denormals;
     kernel_->Compute(ctx.get());
   } else {
     auto done = std::make_shared<absl::Notification>();

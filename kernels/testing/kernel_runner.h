@@ -34,6 +34,7 @@
 #include "absl/time/time.h"
 #include "common/kernel/device_base.h"
 #include "common/framework/allocator.h"
+#include "common/framework/flush_denormal.h"
 #include "common/framework/tensor.h"
 #include "common/kernel/cancellation.h"
 #include "common/kernel/op_kernel.h"
@@ -82,11 +83,14 @@ class TestCpuDevice : public DeviceBase {
 
   Allocator* GetAllocator(AllocatorAttributes attr) override;
   const std::string& name() const override { return name_; }
-  Eigen::ThreadPool* thread_pool() const { return pool_.get(); }
+  Eigen::ThreadPoolInterface* thread_pool() const { return pool_.get(); }
 
  private:
+  // Its threads flush denormals, as the runtime's CPU device pool does.
+  using FlushingThreadPool = Eigen::ThreadPoolTempl<
+      FlushDenormalThreadEnvironment<Eigen::StlThreadEnvironment>>;
   const std::string name_ = "/job:localhost/replica:0/task:0/device:CPU:0";
-  std::unique_ptr<Eigen::ThreadPool> pool_;
+  std::unique_ptr<FlushingThreadPool> pool_;
   std::unique_ptr<Eigen::ThreadPoolDevice> eigen_device_;
 };
 

@@ -6,6 +6,7 @@
 #include "absl/base/optimization.h"
 #include "absl/time/clock.h"
 #include "common/device/device.h"
+#include "common/framework/flush_denormal.h"
 #include "common/framework/logging.h"
 #include "common/framework/status.h"
 #include "common/kernel/op_kernel.h"
@@ -165,6 +166,9 @@ void ExecutorState<P>::RunLoop(TaggedNodeReadyQueue* inline_ready,
                                int64_t scheduled_nsec, bool keep_expensive) {
   InlineContext context{this, inline_ready, keep_expensive};
   InlineScope scope(&context);
+  // Kernels run with denormals flushed, as TensorFlow's executor runs them;
+  // restored when the loop returns (it may run on a caller's thread).
+  ScopedFlushDenormal flush_denormals;
   // Reused for every node this loop runs: no allocation per node.
   TaggedNodeSeq ready;
   absl::InlinedVector<TensorValue, 4> inputs;

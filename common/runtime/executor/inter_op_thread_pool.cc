@@ -8,6 +8,7 @@
 #include <utility>
 
 #define EIGEN_USE_THREADS
+#include "common/framework/flush_denormal.h"
 #include "unsupported/Eigen/CXX11/ThreadPool"
 
 namespace tributary {
@@ -17,7 +18,9 @@ namespace {
 // Eigen's thread environment, counting as each task starts and ends: the
 // pool's threads call ExecuteTask for every closure (also one run inline when
 // the queue is full), so the count needs no second closure per Schedule.
-struct CountingEnvironment : Eigen::StlThreadEnvironment {
+// Its threads flush denormals (flush_denormal.h), as TensorFlow's do.
+struct CountingEnvironment
+    : FlushDenormalThreadEnvironment<Eigen::StlThreadEnvironment> {
   CountingEnvironment(std::atomic<int64_t>* queued,
                       std::atomic<int64_t>* running)
       : queued(queued), running(running) {}

@@ -5,6 +5,7 @@
 #define EIGEN_USE_THREADS
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "common/framework/allocator.h"
+#include "common/framework/flush_denormal.h"
 #include "common/framework/status.h"
 #include "common/kernel/device_base.h"
 #include "common/kernel/device_type.h"
@@ -30,7 +31,9 @@ class FoldingDevice : public DeviceBase {
   }
 
  private:
-  Eigen::ThreadPool pool_;
+  Eigen::ThreadPoolTempl<
+      FlushDenormalThreadEnvironment<Eigen::StlThreadEnvironment>>
+      pool_;
   Eigen::ThreadPoolDevice eigen_device_;
 };
 
@@ -67,7 +70,12 @@ absl::StatusOr<std::vector<Tensor>> EvaluateOnHost(
   params.device = device;
   params.inputs = values;
   OpKernelContext ctx(&params);
-  kernel->Compute(&ctx);
+  {
+    // Folded values must equal what the step would compute: the executor
+    // runs kernels with denormals flushed (flush_denormal.h).
+    ScopedFlushDenormal flush_denormals;
+    kernel->Compute(&ctx);
+  }
   TRIB_RETURN_IF_ERROR(ctx.status());
   std::vector<Tensor> outputs;
   outputs.reserve(ctx.num_outputs());

@@ -4,7 +4,9 @@
 
 #include "common/runtime/session/local_session.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -269,6 +271,52 @@ tensorflow::GraphDef CounterGraph(const std::string& v, const std::string& inc,
                                   const std::string& read) {
   return ParseGraph(absl::StrReplaceAll(
       kCounterGraph, {{"$V", v}, {"$INC", inc}, {"$READ", read}}));
+}
+
+// Kernels run with denormals flushed, as TensorFlow's do: a product that
+// falls below float's normal range is 0 and a denormal input reads as 0,
+// both for a small op run on the step's thread and for a large one split
+// over the intra-op pool's threads.
+float MaxAbs(const Tensor& t) {
+  float m = 0;
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    m = std::max(m, std::abs(t.flat<float>()(i)));
+  }
+  return m;
+}
+
+TEST(LocalSessionTest, DenormalsAreFlushedToZero) {
+  auto session = NewSessionWithGraph(ParseGraph(R"pb(
+    node { name: 'x' op: 'Placeholder'
+           attr { key: 'dtype' value { type: DT_FLOAT } } }
+    node { name: 'y' op: 'Placeholder'
+           attr { key: 'dtype' value { type: DT_FLOAT } } }
+    node { name: 'product' op: 'Mul' input: 'x' input: 'y'
+           attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'sum' op: 'AddV2' input: 'x' input: 'x'
+           attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'exp' op: 'Exp' input: 'y'
+           attr { key: 'T' value { type: DT_FLOAT } } }
+  )pb"));
+  ASSERT_TRUE(session.ok()) << session.status();
+  for (const int64_t n : {int64_t{3}, int64_t{1} << 18}) {
+    SCOPED_TRACE(n);
+    Tensor x(DT_FLOAT, TensorShape({n}));
+    Tensor y(DT_FLOAT, TensorShape({n}));
+    x.flat<float>().setConstant(1e-30f);
+    y.flat<float>().setConstant(1e-10f);
+    std::vector<Tensor> out;
+    ASSERT_TRUE(
+        (*session)->Run({{"x", x}, {"y", y}}, {"product"}, {}, &out).ok());
+    EXPECT_EQ(MaxAbs(out[0]), 0.0f);
+    // 1e-40 is denormal: read as 0, so x + x is 0, not 2e-40.
+    x.flat<float>().setConstant(1e-40f);
+    y.flat<float>().setConstant(-100.0f);  // exp(-100) = 3.7e-44, denormal
+    ASSERT_TRUE(
+        (*session)->Run({{"x", x}, {"y", y}}, {"sum", "exp"}, {}, &out).ok());
+    EXPECT_EQ(MaxAbs(out[0]), 0.0f);
+    EXPECT_EQ(MaxAbs(out[1]), 0.0f);
+  }
 }
 
 TEST(LocalSessionTest, VariablesPersistAcrossRuns) {
