@@ -29,13 +29,12 @@
 namespace tributary {
 namespace {
 
+using list_ops::ChangeInputList;
 using list_ops::CheckElementDtype;
 using list_ops::CopyElements;
 using list_ops::ElementShapeFromInput;
 using list_ops::GetInputList;
 using list_ops::ListOpBase;
-using list_ops::MutableInputList;
-using list_ops::OutputMutatedList;
 using list_ops::PartialShapeFromTensor;
 using list_ops::SetOutputList;
 using list_ops::ZeroElements;
@@ -218,15 +217,13 @@ class TensorListScatterIntoExistingListOp : public ListOpBase {
               "Indices in TensorListScatter must all be non-negative."));
       highest = std::max<int64_t>(highest, idx[k]);
     }
-    TensorList copy;
-    TensorList* list = nullptr;
-    Tensor holder;
-    OP_REQUIRES_OK(ctx, MutableInputList(ctx, &copy, &list, &holder));
-    if (highest + 1 > static_cast<int64_t>(list->tensors.size())) {
-      list->tensors.resize(highest + 1, Tensor(DT_INVALID));
-    }
-    ScatterRows(value, indices, list);
-    OP_REQUIRES_OK(ctx, OutputMutatedList(ctx, &copy, list, holder));
+    OP_REQUIRES_OK(
+        ctx, ChangeInputList(ctx, [&](TensorList* list) {
+          if (highest + 1 > static_cast<int64_t>(list->tensors.size())) {
+            list->tensors.resize(highest + 1, Tensor(DT_INVALID));
+          }
+          ScatterRows(value, indices, list);
+        }));
   }
 };
 
@@ -420,12 +417,9 @@ class TensorListResizeOp : public ListOpBase {
         ctx, size >= 0,
         errors::InvalidArgument(
             "TensorListSlice expects size to be non-negative. Got: ", size));
-    TensorList copy;
-    TensorList* list = nullptr;
-    Tensor holder;
-    OP_REQUIRES_OK(ctx, MutableInputList(ctx, &copy, &list, &holder));
-    list->tensors.resize(size, Tensor(DT_INVALID));
-    OP_REQUIRES_OK(ctx, OutputMutatedList(ctx, &copy, list, holder));
+    OP_REQUIRES_OK(ctx, ChangeInputList(ctx, [size](TensorList* list) {
+                     list->tensors.resize(size, Tensor(DT_INVALID));
+                   }));
   }
 };
 

@@ -34,18 +34,16 @@
 namespace tributary {
 namespace {
 
+using list_ops::ChangeInputList;
 using list_ops::CheckElementDtype;
 using list_ops::CopyElements;
 using list_ops::ElementShapeFromInput;
 using list_ops::GetInputList;
 using list_ops::ListOpBase;
 using list_ops::MakeZeros;
-using list_ops::MutableInputList;
-using list_ops::OutputMutatedList;
 using list_ops::PartialShapeFromTensor;
 using list_ops::SetOutputList;
 using list_ops::ShapeForUninitialized;
-
 
 // EmptyTensorList(element_shape, max_num_elements).
 class EmptyTensorListOp : public ListOpBase {
@@ -203,15 +201,12 @@ class TensorListSetItemOp : public ListOpBase {
           errors::InvalidArgument("Trying to modify element ", index,
                                   " in a list with ", size, " elements."));
     }
-    TensorList copy;
-    TensorList* list = nullptr;
-    Tensor holder;
-    OP_REQUIRES_OK(ctx, MutableInputList(ctx, &copy, &list, &holder));
-    if (index >= static_cast<int64_t>(list->tensors.size())) {
-      list->tensors.resize(index + 1, Tensor(DT_INVALID));
-    }
-    list->tensors[index] = item;
-    OP_REQUIRES_OK(ctx, OutputMutatedList(ctx, &copy, list, holder));
+    OP_REQUIRES_OK(ctx, ChangeInputList(ctx, [&](TensorList* list) {
+                     if (index >= static_cast<int64_t>(list->tensors.size())) {
+                       list->tensors.resize(index + 1, Tensor(DT_INVALID));
+                     }
+                     list->tensors[index] = item;
+                   }));
   }
 
  private:
@@ -325,12 +320,9 @@ class TensorListPushBackOp : public ListOpBase {
                 errors::InvalidArgument(
                     "Tried to push item into a full list", " list size: ", size,
                     " max_num_elements: ", in->max_num_elements));
-    TensorList copy;
-    TensorList* list = nullptr;
-    Tensor holder;
-    OP_REQUIRES_OK(ctx, MutableInputList(ctx, &copy, &list, &holder));
-    list->tensors.push_back(item);
-    OP_REQUIRES_OK(ctx, OutputMutatedList(ctx, &copy, list, holder));
+    OP_REQUIRES_OK(ctx, ChangeInputList(ctx, [&](TensorList* list) {
+                     list->tensors.push_back(item);
+                   }));
   }
 };
 
@@ -354,12 +346,9 @@ class TensorListPopBackOp : public ListOpBase {
       OP_REQUIRES_OK(ctx, ShapeForUninitialized(*in, partial, &shape));
       OP_REQUIRES_OK(ctx, MakeZeros(ctx, element_dtype_, shape, &item));
     }
-    TensorList copy;
-    TensorList* list = nullptr;
-    Tensor holder;
-    OP_REQUIRES_OK(ctx, MutableInputList(ctx, &copy, &list, &holder));
-    list->tensors.pop_back();
-    OP_REQUIRES_OK(ctx, OutputMutatedList(ctx, &copy, list, holder));
+    OP_REQUIRES_OK(ctx, ChangeInputList(ctx, [](TensorList* list) {
+                     list->tensors.pop_back();
+                   }));
     ctx->set_output(1, item);
   }
 };

@@ -93,6 +93,19 @@ absl::Status MutableInputList(OpKernelContext* ctx, TensorList* copy,
 absl::Status OutputMutatedList(OpKernelContext* ctx, TensorList* copy,
                                TensorList* list, const Tensor& holder);
 
+// Applies `change(TensorList*)` to input 0's list (in place or on a copy, as
+// MutableInputList decides) and outputs the result as output 0.
+template <typename Change>
+absl::Status ChangeInputList(OpKernelContext* ctx, Change change) {
+  TensorList copy;
+  TensorList* list = nullptr;
+  Tensor holder;
+  absl::Status s = MutableInputList(ctx, &copy, &list, &holder);
+  if (!s.ok()) return s;
+  change(list);
+  return OutputMutatedList(ctx, &copy, list, holder);
+}
+
 }  // namespace list_ops
 }  // namespace tributary
 
