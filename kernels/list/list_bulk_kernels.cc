@@ -30,7 +30,6 @@ namespace tributary {
 namespace {
 
 using list_ops::ChangeInputList;
-using list_ops::CheckElementDtype;
 using list_ops::CopyElements;
 using list_ops::ElementShapeFromInput;
 using list_ops::GetInputList;
@@ -76,8 +75,7 @@ class TensorListGatherOp : public ListOpBase {
   }
   void Compute(OpKernelContext* ctx) override {
     const TensorList* list = nullptr;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &list));
-    OP_REQUIRES_OK(ctx, CheckElementDtype(element_dtype_, *list));
+    OP_REQUIRES_OK(ctx, TypedInputList(ctx, &list));
     const Tensor& indices = ctx->input(1);
     const int64_t n = indices.NumElements();
     PartialTensorShape partial;
@@ -238,8 +236,7 @@ class TensorListConcatV2Op : public ListOpBase {
   }
   void Compute(OpKernelContext* ctx) override {
     const TensorList* list = nullptr;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &list));
-    OP_REQUIRES_OK(ctx, CheckElementDtype(element_dtype_, *list));
+    OP_REQUIRES_OK(ctx, TypedInputList(ctx, &list));
     PartialTensorShape element_shape;
     OP_REQUIRES_OK(ctx,
                    ElementShapeFromInput(*list, ctx->input(1), &element_shape));

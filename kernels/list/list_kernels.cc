@@ -35,7 +35,6 @@ namespace tributary {
 namespace {
 
 using list_ops::ChangeInputList;
-using list_ops::CheckElementDtype;
 using list_ops::CopyElements;
 using list_ops::ElementShapeFromInput;
 using list_ops::GetInputList;
@@ -138,8 +137,7 @@ class TensorListGetItemOp : public ListOpBase {
   }
   void Compute(OpKernelContext* ctx) override {
     const TensorList* list = nullptr;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &list));
-    OP_REQUIRES_OK(ctx, CheckElementDtype(element_dtype_, *list));
+    OP_REQUIRES_OK(ctx, TypedInputList(ctx, &list));
     const Tensor& index_t = ctx->input(1);
     OP_REQUIRES(ctx, index_t.NumElements() == 1,
                 errors::InvalidArgument("index must be a scalar, got shape ",
@@ -175,8 +173,7 @@ class TensorListSetItemOp : public ListOpBase {
   }
   void Compute(OpKernelContext* ctx) override {
     const TensorList* in = nullptr;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &in));
-    OP_REQUIRES_OK(ctx, CheckElementDtype(element_dtype_, *in));
+    OP_REQUIRES_OK(ctx, TypedInputList(ctx, &in));
     const Tensor& index_t = ctx->input(1);
     OP_REQUIRES(ctx, index_t.NumElements() == 1,
                 errors::InvalidArgument("index must be a scalar, got shape ",
@@ -223,8 +220,7 @@ class TensorListStackOp : public ListOpBase {
   }
   void Compute(OpKernelContext* ctx) override {
     const TensorList* list = nullptr;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &list));
-    OP_REQUIRES_OK(ctx, CheckElementDtype(element_dtype_, *list));
+    OP_REQUIRES_OK(ctx, TypedInputList(ctx, &list));
     const int64_t size = static_cast<int64_t>(list->tensors.size());
     OP_REQUIRES(ctx, num_elements_ == -1 || num_elements_ == size,
                 errors::InvalidArgument(
@@ -306,8 +302,7 @@ class TensorListPushBackOp : public ListOpBase {
   }
   void Compute(OpKernelContext* ctx) override {
     const TensorList* in = nullptr;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &in));
-    OP_REQUIRES_OK(ctx, CheckElementDtype(element_dtype_, *in));
+    OP_REQUIRES_OK(ctx, TypedInputList(ctx, &in));
     const Tensor& item = ctx->input(1);
     OP_REQUIRES(ctx, in->element_shape.IsCompatibleWith(item.shape()),
                 errors::InvalidArgument(
@@ -334,8 +329,7 @@ class TensorListPopBackOp : public ListOpBase {
   }
   void Compute(OpKernelContext* ctx) override {
     const TensorList* in = nullptr;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &in));
-    OP_REQUIRES_OK(ctx, CheckElementDtype(element_dtype_, *in));
+    OP_REQUIRES_OK(ctx, TypedInputList(ctx, &in));
     OP_REQUIRES(ctx, !in->tensors.empty(),
                 errors::InvalidArgument("Trying to pop from an empty list."));
     Tensor item = in->tensors.back();
