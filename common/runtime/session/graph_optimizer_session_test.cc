@@ -394,8 +394,15 @@ TEST(GraphOptimizerSessionTest, ArithmeticRewritesAndSharedSubgraphsAreBitExact)
       Op("plus_zero", "AddV2", {"x", "pz"}) + Op("r6", "Reshape", {"x", "s6"}, kShapeAttr) +
       Op("r23", "Reshape", {"r6", "s23"}, kShapeAttr) + Op("sq1", "Square", {"x"}) +
       Op("sq2", "Square", {"x"}) + Op("sum", "AddV2", {"sq1", "sq2"});
+  // Bit-exact for every value but a denormal: kernels flush denormal inputs
+  // to zero (as TensorFlow's do), so x * 1 reads 1e-40 as 0, while its
+  // rewrite to x passes 1e-40 through (TensorFlow's Grappler removes
+  // multiplications by one the same way). DenormalThroughARemovedMulByOne
+  // states that case; here the feed holds a small normal number instead.
+  Tensor x = AwkwardFloats();
+  x.flat<float>()(2) = 1e-30f;
   std::vector<std::string> labels = ExpectExactOnAndOff(
-      text, {{"x", AwkwardFloats()}},
+      text, {{"x", x}},
       {"id:0", "b:0", "addn:0", "plus_zero:0", "r23:0", "sum:0"});
   // What the optimized step no longer computes.
   for (const char* gone : {"a = ", "b = ", "n1 = ", "n2 = ", "id = ", "r6 = ", "sq2 = "}) {
@@ -403,6 +410,24 @@ TEST(GraphOptimizerSessionTest, ArithmeticRewritesAndSharedSubgraphsAreBitExact)
         << gone;
   }
   EXPECT_THAT(labels, ::testing::Contains(::testing::StartsWith("plus_zero = AddV2(")));
+}
+
+// A denormal input: the unoptimized Mul(x, 1) runs with denormals flushed
+// and gives 0; the optimized graph no longer multiplies and passes x through.
+TEST(GraphOptimizerSessionTest, DenormalThroughARemovedMulByOne) {
+  const std::string text = std::string(kImage) + Scalar("one", 1) +
+                           Op("a", "Mul", {"x", "one"}) +
+                           Op("id", "Identity", {"a"});
+  const Tensor x = AwkwardFloats();
+  for (bool optimize : {true, false}) {
+    SCOPED_TRACE(optimize);
+    auto session = Session(text, optimize);
+    ASSERT_NE(session, nullptr);
+    std::vector<Tensor> out;
+    ASSERT_TRUE(session->Run({{"x", x}}, {"id:0"}, {}, &out).ok());
+    EXPECT_EQ(out[0].flat<float>()(2), optimize ? 1e-40f : 0.0f);
+    EXPECT_EQ(out[0].flat<float>()(4), 3.5f);
+  }
 }
 
 TEST(GraphOptimizerSessionTest, RewritesFromKnownShapesAreBitExact) {
