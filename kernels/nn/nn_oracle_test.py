@@ -872,8 +872,8 @@ cases.add("fused_matmul_two_args_for_bias",
 # ---- Elu / Selu / LeakyRelu / Softplus / Softsign and gradients -------------
 
 # A few ulps: the same Eigen expressions in T as TensorFlow's kernels. The
-# atol is the smallest normal number: TensorFlow's threads flush denormals to
-# zero, ours do not (Eigen's exp(-inf) is a denormal before flushing).
+# atol is the smallest normal number: both sides flush denormal results to
+# zero (flush_denormal.h), so nothing below it is compared.
 ULPS = {np.float32: dict(rtol=5e-7, atol=1.2e-38),
         np.float64: dict(rtol=1e-15, atol=2.3e-308),
         np.float16: dict(rtol=2e-3, atol=1e-4),
