@@ -259,7 +259,11 @@ std::string Registry::Render() const {
   for (const auto& [name, family] : gauges_) {
     RenderSimple(*family, "gauge", &parts[name]);
   }
-  for (const auto& [name, family] : histograms_) {
+  // Named references, not a structured binding: a C++17 lambda may not
+  // capture one (clang refuses; the fuzz build uses clang).
+  for (const auto& entry : histograms_) {
+    const std::string& name = entry.first;
+    const auto& family = entry.second;
     std::string& out = parts[name];
     Header(name, family->help(), "histogram", &out);
     const std::vector<double>& bounds = family->bounds_;
